@@ -1,0 +1,6 @@
+//! flowmcp-grading: grades FlowMCP schemas and selections per the FlowMCP Grading-Spec 2.0.0.
+//!
+//! The library is the tool's implementation; its API carries no stability promise.
+
+pub mod diagnostic;
+pub mod model;
