@@ -5,7 +5,7 @@ mod area;
 mod entry;
 mod enums;
 mod grade;
-mod score;
+pub(crate) mod score;
 
 pub use area::{AREAS, Area, AreaSpec, Side, UnknownArea};
 pub use entry::{
