@@ -4,3 +4,7 @@
 
 pub mod diagnostic;
 pub mod model;
+pub mod grading;
+pub mod scoring;
+pub mod timestamp;
+pub mod veto;
