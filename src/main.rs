@@ -1,3 +1,3 @@
 fn main() {
-    println!("todo");
+    std::process::exit(flowmcp_grading::run());
 }

@@ -3,6 +3,7 @@
 
 mod area;
 mod entry;
+mod envelope;
 mod enums;
 mod grade;
 pub(crate) mod score;
@@ -11,6 +12,9 @@ pub use area::{AREAS, Area, AreaSpec, Side, UnknownArea};
 pub use entry::{
     CategoricalVeto, GraderIdentity, GradingAnswer, GradingEntry, Persona, RegradingTrigger,
     SelectionContext,
+};
+pub use envelope::{
+    AnswerEnvelope, EnvelopeAnswer, HintPriority, ImprovementHint, question_ids,
 };
 pub use enums::{
     BasePersona, Determinism, GraderKind, GradingMode, Harness, NaReason, NodeStatus,
