@@ -8,3 +8,37 @@ pub mod grading;
 pub mod scoring;
 pub mod timestamp;
 pub mod veto;
+pub mod json_input;
+pub mod schemas;
+pub mod validate;
+pub mod cli;
+pub mod commands;
+pub mod output;
+
+use clap::Parser;
+
+/// Exit codes: 0 success, 1 refused or failed, 2 usage error.
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_FAILED: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+
+/// Parses the command line, runs the command, prints its result and returns the exit code.
+pub fn run() -> i32 {
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return if err.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+        }
+    };
+    match commands::dispatch(&cli) {
+        Ok(outcome) => {
+            output::print_outcome(&outcome, cli.global.json);
+            if outcome.success { EXIT_OK } else { EXIT_FAILED }
+        }
+        Err(err) => {
+            output::print_error(&err, cli.global.json);
+            EXIT_FAILED
+        }
+    }
+}
