@@ -211,6 +211,9 @@ fn closed_set(field: &str, within: Within, instance: &Value, kind: &ValidationEr
         }
         _ => ("GRD-002", String::new()),
     };
+    if field == "score" {
+        return Diagnostic::error(code, format!("{got} is not a score"), one_of_fix(field, within));
+    }
     let fix = if allowed.is_empty() {
         "use one of the values the schema allows".to_string()
     } else {
