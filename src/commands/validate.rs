@@ -3,13 +3,12 @@
 use super::Outcome;
 use crate::cli::ValidateArgs;
 use crate::diagnostic::Diagnostic;
-use crate::validate::{FileReport, validate_file};
+use crate::validate::{FileReport, validate_files};
 use serde_json::json;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 pub fn run(args: &ValidateArgs) -> Outcome {
-    let reports = validate_all(&args.files, args.kind);
+    let reports = validate_files(&args.files, args.kind);
     let invalid = reports.iter().filter(|r| !r.valid).count();
     let valid = reports.len() - invalid;
     Outcome {
@@ -23,25 +22,6 @@ pub fn run(args: &ValidateArgs) -> Outcome {
             "files": reports,
         }),
     }
-}
-
-/// Checks files on all cores; the reports keep the order of the arguments.
-fn validate_all(files: &[PathBuf], kind: Option<crate::validate::Kind>) -> Vec<FileReport> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if files.len() < 64 || workers == 1 {
-        return files.iter().map(|f| validate_file(f, kind)).collect();
-    }
-    let chunk = files.len().div_ceil(workers);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = files
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(|f| validate_file(f, kind)).collect::<Vec<_>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    })
 }
 
 fn render(reports: &[FileReport], valid: usize, invalid: usize) -> String {

@@ -49,6 +49,27 @@ pub fn validate_file(path: &Path, kind: Option<Kind>) -> FileReport {
     }
 }
 
+/// Checks many files on all cores; the reports keep the order of `files`.
+pub fn validate_files(files: &[PathBuf], kind: Option<Kind>) -> Vec<FileReport> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if files.len() < 64 || workers == 1 {
+        return files.iter().map(|f| validate_file(f, kind)).collect();
+    }
+    let chunk = files.len().div_ceil(workers);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || part.iter().map(|f| validate_file(f, kind)).collect::<Vec<_>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("validation does not panic"))
+            .collect()
+    })
+}
+
 /// Checks a parsed document; `kind` is detected from its shape when not given.
 pub fn validate_value(value: &Value, kind: Option<Kind>) -> (Option<Kind>, Vec<Diagnostic>) {
     let Some(object) = value.as_object() else {
