@@ -12,8 +12,14 @@ const ENTRIES: usize = 10_000;
 fn main() {
     let dir = tempfile::tempdir().expect("temp dir");
     let files = write_entries(dir.path());
-    let bytes: u64 = files.iter().map(|f| std::fs::metadata(f).unwrap().len()).sum();
-    println!("validate: {ENTRIES} entries, {:.1} MiB", bytes as f64 / 1048576.0);
+    let bytes: u64 = files
+        .iter()
+        .map(|f| std::fs::metadata(f).unwrap().len())
+        .sum();
+    println!(
+        "validate: {ENTRIES} entries, {:.1} MiB",
+        bytes as f64 / 1048576.0
+    );
 
     let mut library = Vec::new();
     for _ in 0..5 {
@@ -51,7 +57,11 @@ fn report(label: &str, runs: &mut [f64]) {
         median * 1e6 / ENTRIES as f64,
         runs[0] * 1e3,
         runs[runs.len() - 1] * 1e3,
-        if median < 1.0 { "  target < 1 s: met" } else { "  target < 1 s: MISSED" }
+        if median < 1.0 {
+            "  target < 1 s: met"
+        } else {
+            "  target < 1 s: MISSED"
+        }
     );
 }
 
@@ -90,7 +100,8 @@ fn entry(hash: &str, i: usize) -> Value {
             });
             if !det {
                 a["llmModel"] = json!("claude-opus-4-7");
-                a["selectionContext"] = json!({"groupId": "demoapi", "personaIds": ["schema-maintainer"]});
+                a["selectionContext"] =
+                    json!({"groupId": "demoapi", "personaIds": ["schema-maintainer"]});
             }
             a
         })

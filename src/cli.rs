@@ -248,7 +248,17 @@ mod tests {
     fn run_needs_exactly_one_mode() {
         let parse = |args: &[&str]| Cli::try_parse_from(args).map(|_| ());
         assert!(parse(&["g", "run", "x"]).is_err());
-        assert!(parse(&["g", "run", "x", "--emit-prompts", "--consume-scores", "s.json"]).is_err());
+        assert!(
+            parse(&[
+                "g",
+                "run",
+                "x",
+                "--emit-prompts",
+                "--consume-scores",
+                "s.json"
+            ])
+            .is_err()
+        );
         assert!(parse(&["g", "run", "x", "--emit-prompts"]).is_ok());
         assert!(parse(&["g", "run", "x", "--emit-prompts", "--max-iterations", "0"]).is_err());
     }

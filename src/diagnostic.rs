@@ -83,7 +83,11 @@ impl fmt::Display for Diagnostic {
             write!(f, "{}: ", file.display())?;
         }
         if let Some(pointer) = &self.pointer {
-            let shown = if pointer.is_empty() { "(root)" } else { pointer };
+            let shown = if pointer.is_empty() {
+                "(root)"
+            } else {
+                pointer
+            };
             write!(f, "{shown}: ")?;
         }
         write!(f, "{}", self.message)?;

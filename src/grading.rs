@@ -41,7 +41,11 @@ pub fn trim(raw: Grade, tier: Tier) -> Grade {
 /// stands only if at least one of them is group-bound.
 pub fn cap_without_group_bound(grade: Grade, tiers: impl IntoIterator<Item = Tier>) -> Grade {
     let group_bound = tiers.into_iter().any(|t| t == Tier::GroupBound);
-    if group_bound { grade } else { grade.min(Grade::B) }
+    if group_bound {
+        grade
+    } else {
+        grade.min(Grade::B)
+    }
 }
 
 /// Keeps the most recent answer per `questionId` (multi-grader rule). Ties keep the later one in
@@ -63,7 +67,9 @@ pub fn newest_per_question(answers: &[GradingAnswer]) -> Vec<&GradingAnswer> {
 /// Something worth telling that does not make an entry invalid.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GradingWarning {
-    #[error("grade {0} rests on deterministic answers only; a grade of B or better should include at least one LLM answer")]
+    #[error(
+        "grade {0} rests on deterministic answers only; a grade of B or better should include at least one LLM answer"
+    )]
     NoLlmAnswer(Grade),
     #[error("{0} stale answer(s) were excluded from the mean")]
     StaleExcluded(usize),
@@ -79,7 +85,9 @@ impl GradingWarning {
 
     pub fn to_diagnostic(&self) -> Diagnostic {
         let fix = match self {
-            GradingWarning::NoLlmAnswer(_) => "let the harness answer the non-deterministic questions",
+            GradingWarning::NoLlmAnswer(_) => {
+                "let the harness answer the non-deterministic questions"
+            }
             GradingWarning::StaleExcluded(_) => "re-grade the aged questions to count them again",
         };
         Diagnostic::warning(self.code(), self.to_string(), fix)
@@ -98,11 +106,7 @@ pub struct Outcome {
 }
 
 /// Computes the aggregate of one entry's answers.
-pub fn compute(
-    tier: Tier,
-    veto: Option<&CategoricalVeto>,
-    answers: &[GradingAnswer],
-) -> Outcome {
+pub fn compute(tier: Tier, veto: Option<&CategoricalVeto>, answers: &[GradingAnswer]) -> Outcome {
     if veto.is_some() {
         return Outcome {
             aggregate: Some(AggregateGrade::Rejected),
@@ -224,7 +228,10 @@ pub fn check_history(history: &[EntryFacts]) -> Vec<GradingError> {
     let mut sorted: Vec<&EntryFacts> = history.iter().collect();
     sorted.sort_by_key(|e| e.at);
     let mut errors = Vec::new();
-    if sorted.first().is_some_and(|e| e.mode == GradingMode::Partial) {
+    if sorted
+        .first()
+        .is_some_and(|e| e.mode == GradingMode::Partial)
+    {
         errors.push(GradingError::FirstNotFull);
     }
     let mut last_full: Option<AggregateGrade> = None;

@@ -69,7 +69,9 @@ impl Coded for InputError {
             InputError::Unreadable(_) => "check the file's permissions".into(),
             InputError::NotUtf8 { .. } => "save the file as UTF-8".into(),
             InputError::Syntax { .. } => "fix the JSON syntax at that position".into(),
-            InputError::DuplicateKey { .. } => "keep one of the two keys; JSON keys must be unique".into(),
+            InputError::DuplicateKey { .. } => {
+                "keep one of the two keys; JSON keys must be unique".into()
+            }
             InputError::NumberOutOfRange { .. } => {
                 "use a number within the range of a 64-bit float".into()
             }
@@ -287,7 +289,10 @@ mod tests {
         assert_eq!(code(&"[".repeat(10_000)), "JSN-004");
         let err = parse_json_bytes(b"{\"a\":\n\"\xff\"}").unwrap_err();
         assert_eq!(err.code(), "FIL-005");
-        assert_eq!(err.to_string(), "not UTF-8: invalid byte at line 2, column 2");
+        assert_eq!(
+            err.to_string(),
+            "not UTF-8: invalid byte at line 2, column 2"
+        );
     }
 
     #[test]

@@ -2,18 +2,18 @@
 //!
 //! The library is the tool's implementation; its API carries no stability promise.
 
-pub mod diagnostic;
-pub mod model;
-pub mod grading;
-pub mod scoring;
-pub mod timestamp;
-pub mod veto;
-pub mod json_input;
-pub mod schemas;
-pub mod validate;
 pub mod cli;
 pub mod commands;
+pub mod diagnostic;
+pub mod grading;
+pub mod json_input;
+pub mod model;
 pub mod output;
+pub mod schemas;
+pub mod scoring;
+pub mod timestamp;
+pub mod validate;
+pub mod veto;
 
 use clap::Parser;
 
@@ -28,13 +28,21 @@ pub fn run() -> i32 {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();
-            return if err.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            return if err.use_stderr() {
+                EXIT_USAGE
+            } else {
+                EXIT_OK
+            };
         }
     };
     match commands::dispatch(&cli) {
         Ok(outcome) => {
             output::print_outcome(&outcome, cli.global.json);
-            if outcome.success { EXIT_OK } else { EXIT_FAILED }
+            if outcome.success {
+                EXIT_OK
+            } else {
+                EXIT_FAILED
+            }
         }
         Err(err) => {
             output::print_error(&err, cli.global.json);

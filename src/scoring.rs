@@ -42,7 +42,8 @@ impl Coded for ScoringError {
         match self {
             ScoringError::OutOfRange(_) => "use a number from 1.0 to 5.0 inclusive".into(),
             ScoringError::UnknownKeyword(_) | ScoringError::WrongType(_) => {
-                "use a number 1.0–5.0 or exactly one of \"pass\", \"fail\", \"stale\", \"n/a\"".into()
+                "use a number 1.0–5.0 or exactly one of \"pass\", \"fail\", \"stale\", \"n/a\""
+                    .into()
             }
             ScoringError::Weight(_) => "give every answer a weight greater than 0".into(),
             ScoringError::NaReasonMissing | ScoringError::NaReasonUnknown(_) => {
@@ -262,11 +263,17 @@ mod tests {
         assert_eq!(check_na(Score::Number(2.0), None), Ok(None));
     }
 
+    /// (answers as (score, weight), expected mean)
+    type MeanCase = (Vec<(Score, f64)>, Option<f64>);
+
     #[test]
     fn weighted_mean_table() {
         use Score::*;
-        let cases: Vec<(Vec<(Score, f64)>, Option<f64>)> = vec![
-            (vec![(Number(5.0), 1.0), (Number(5.0), 1.0), (Number(4.0), 1.0)], Some(14.0 / 3.0)),
+        let cases: Vec<MeanCase> = vec![
+            (
+                vec![(Number(5.0), 1.0), (Number(5.0), 1.0), (Number(4.0), 1.0)],
+                Some(14.0 / 3.0),
+            ),
             (vec![(Pass, 1.0), (Fail, 1.0)], Some(3.0)),
             (vec![(Pass, 3.0), (Fail, 1.0)], Some(4.0)),
             (vec![(Number(2.0), 1.0), (NotApplicable, 5.0)], Some(2.0)),
@@ -282,7 +289,10 @@ mod tests {
             }
         }
         let mean = weighted_mean(vec![(Pass, 1.0), (NotApplicable, 1.0), (Stale, 1.0)]);
-        assert_eq!((mean.counted, mean.excluded_na, mean.excluded_stale), (1, 1, 1));
+        assert_eq!(
+            (mean.counted, mean.excluded_na, mean.excluded_stale),
+            (1, 1, 1)
+        );
     }
 
     #[test]
@@ -291,9 +301,18 @@ mod tests {
         let d = &AGING_DEFAULTS;
         let after = |days| answered + Duration::days(days) + Duration::seconds(1);
         let exactly_14 = answered + Duration::days(14);
-        assert_eq!(age_score(Score::Pass, AgingClass::Api, answered, exactly_14, d), Score::Pass);
-        assert_eq!(age_score(Score::Pass, AgingClass::Api, answered, after(14), d), Score::Stale);
-        assert_eq!(age_score(Score::Fail, AgingClass::Api, answered, after(14), d), Score::Stale);
+        assert_eq!(
+            age_score(Score::Pass, AgingClass::Api, answered, exactly_14, d),
+            Score::Pass
+        );
+        assert_eq!(
+            age_score(Score::Pass, AgingClass::Api, answered, after(14), d),
+            Score::Stale
+        );
+        assert_eq!(
+            age_score(Score::Fail, AgingClass::Api, answered, after(14), d),
+            Score::Stale
+        );
         assert_eq!(
             age_score(Score::Number(4.0), AgingClass::Tos, answered, after(29), d),
             Score::Number(4.0)
@@ -303,11 +322,23 @@ mod tests {
             Score::Stale
         );
         assert_eq!(
-            age_score(Score::Number(4.0), AgingClass::Timeless, answered, after(400), d),
+            age_score(
+                Score::Number(4.0),
+                AgingClass::Timeless,
+                answered,
+                after(400),
+                d
+            ),
             Score::Number(4.0)
         );
         assert_eq!(
-            age_score(Score::NotApplicable, AgingClass::Api, answered, after(400), d),
+            age_score(
+                Score::NotApplicable,
+                AgingClass::Api,
+                answered,
+                after(400),
+                d
+            ),
             Score::NotApplicable
         );
         assert!(!retention_exceeded(answered, after(179), d));

@@ -133,8 +133,18 @@ mod tests {
         assert!(ok.is_ok());
         let cases = [
             (VetoTrigger::MaliciousModule, " ", None, "VET-002"),
-            (VetoTrigger::AiSecurityVeto, "exfiltrates keys", None, "VET-003"),
-            (VetoTrigger::AiSecurityVeto, "exfiltrates keys", Some(""), "VET-003"),
+            (
+                VetoTrigger::AiSecurityVeto,
+                "exfiltrates keys",
+                None,
+                "VET-003",
+            ),
+            (
+                VetoTrigger::AiSecurityVeto,
+                "exfiltrates keys",
+                Some(""),
+                "VET-003",
+            ),
         ];
         for (trigger, evidence, reasoning, code) in cases {
             let err = raise(trigger, script(), evidence, reasoning, TS.into()).unwrap_err();
@@ -156,7 +166,9 @@ mod tests {
         assert!(check_consistency(Some(&veto), AggregateGrade::Rejected).is_ok());
         assert!(check_consistency(None, AggregateGrade::Letter(Grade::B)).is_ok());
         assert_eq!(
-            check_consistency(None, AggregateGrade::Rejected).unwrap_err().code(),
+            check_consistency(None, AggregateGrade::Rejected)
+                .unwrap_err()
+                .code(),
             "VET-005"
         );
         assert_eq!(

@@ -35,5 +35,8 @@ fn embedded_schema_agrees_with_the_annex() {
         documents.len()
     );
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
-    assert!(accepted >= 5 && rejected >= 25, "the corpus covers both outcomes");
+    assert!(
+        accepted >= 5 && rejected >= 25,
+        "the corpus covers both outcomes"
+    );
 }

@@ -25,7 +25,10 @@ fn valid_fixtures_exit_zero() {
         .assert()
         .success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    assert!(text.contains("3 files checked: 3 valid, 0 invalid"), "{text}");
+    assert!(
+        text.contains("3 files checked: 3 valid, 0 invalid"),
+        "{text}"
+    );
 }
 
 /// The bad inputs of the issue, side by side with a good file: each gets its own error, the good
@@ -39,8 +42,16 @@ fn bad_inputs_each_get_a_clear_error() {
     write(d, "not-json.json", b"this is not json");
     write(d, "array.json", b"[1, 2]");
     write(d, "latin1.json", b"{\"schemaId\": \"caf\xe9\"}");
-    write(d, "dupe.json", b"{\"area\": \"single-test\", \"area\": \"single-test\"}");
-    write(d, "huge-number.json", b"{\"gradings\": [{\"score\": 1e400}]}");
+    write(
+        d,
+        "dupe.json",
+        b"{\"area\": \"single-test\", \"area\": \"single-test\"}",
+    );
+    write(
+        d,
+        "huge-number.json",
+        b"{\"gradings\": [{\"score\": 1e400}]}",
+    );
     let mut entry = support::base("spec-autonomous.json");
     entry["gradings"][1]["score"] = json!(5.0000001);
     write(d, "over-five.json", entry.to_string().as_bytes());
@@ -85,7 +96,10 @@ fn bad_inputs_each_get_a_clear_error() {
             .iter()
             .map(|d| d["code"].as_str().unwrap())
             .collect();
-        assert!(codes.contains(code), "{file}: expected {code}, got {codes:?}");
+        assert!(
+            codes.contains(code),
+            "{file}: expected {code}, got {codes:?}"
+        );
         for d in report["diagnostics"].as_array().unwrap() {
             assert_eq!(d["file"], json!(file));
             assert!(!d["fix"].as_str().unwrap().is_empty());
@@ -124,7 +138,12 @@ fn envelopes_are_told_apart_or_named() {
     // forced to the wrong kind, the envelope fails as an entry
     bin()
         .current_dir(&repo)
-        .args(["validate", "--kind", "entry", "fixtures/envelopes/single-test.json"])
+        .args([
+            "validate",
+            "--kind",
+            "entry",
+            "fixtures/envelopes/single-test.json",
+        ])
         .assert()
         .code(1)
         .stdout(predicates::str::contains("GRD-001"));
@@ -167,7 +186,10 @@ fn envelope_rules() {
 #[test]
 fn usage_errors_exit_two() {
     bin().args(["validate"]).assert().code(2);
-    bin().args(["validate", "--kind", "scores", "x.json"]).assert().code(2);
+    bin()
+        .args(["validate", "--kind", "scores", "x.json"])
+        .assert()
+        .code(2);
     bin().args(["frobnicate"]).assert().code(2);
     bin().args(["run", "demoapi"]).assert().code(2);
 }
@@ -189,7 +211,9 @@ fn unbuilt_commands_say_so() {
             .assert()
             .code(1)
             .stdout("")
-            .stderr(predicates::str::contains(format!("not implemented yet: {name}")));
+            .stderr(predicates::str::contains(format!(
+                "not implemented yet: {name}"
+            )));
     }
     let out = bin().args(["--json", "state", "x"]).assert().code(1);
     let result: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
@@ -201,7 +225,16 @@ fn unbuilt_commands_say_so() {
 fn help_lists_every_command() {
     let out = bin().arg("--help").assert().success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    for name in ["import", "run", "deterministic", "state", "export", "validate", "demo", "report"] {
+    for name in [
+        "import",
+        "run",
+        "deterministic",
+        "state",
+        "export",
+        "validate",
+        "demo",
+        "report",
+    ] {
         assert!(text.contains(name), "{name} in help");
     }
 }

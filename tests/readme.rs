@@ -11,11 +11,25 @@ fn readme() -> String {
 #[test]
 fn starts_with_the_two_commands() {
     let text = readme();
-    let block: Vec<&str> = text.split("```sh").nth(1).unwrap().lines().skip(1).take(2).collect();
-    assert!(block[0].starts_with("cargo run --release -- "), "{}", block[0]);
+    let block: Vec<&str> = text
+        .split("```sh")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .take(2)
+        .collect();
+    assert!(
+        block[0].starts_with("cargo run --release -- "),
+        "{}",
+        block[0]
+    );
     assert!(block[1].starts_with("cargo test"), "{}", block[1]);
     let ci = std::fs::read_to_string(support::repo().join(".ci/run")).unwrap();
-    assert!(ci.lines().any(|l| l.trim() == "cargo test"), ".ci/run calls the README's test command");
+    assert!(
+        ci.lines().any(|l| l.trim() == "cargo test"),
+        ".ci/run calls the README's test command"
+    );
 }
 
 #[test]
@@ -34,8 +48,14 @@ fn every_emitted_code_is_documented() {
     }
     assert!(codes.len() > 40, "found {} codes", codes.len());
     let text = readme();
-    let missing: Vec<_> = codes.iter().filter(|c| !text.contains(&format!("`{c}`"))).collect();
-    assert!(missing.is_empty(), "codes missing from the README table: {missing:?}");
+    let missing: Vec<_> = codes
+        .iter()
+        .filter(|c| !text.contains(&format!("`{c}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "codes missing from the README table: {missing:?}"
+    );
 }
 
 fn is_code(s: &str) -> bool {

@@ -6,7 +6,11 @@ use flowmcp_grading::validate::{Kind, validate_value};
 
 fn error_codes(value: &serde_json::Value) -> Vec<&'static str> {
     let (_, diagnostics) = validate_value(value, Some(Kind::Entry));
-    diagnostics.iter().filter(|d| d.is_error()).map(|d| d.code).collect()
+    diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.code)
+        .collect()
 }
 
 #[test]
@@ -29,7 +33,10 @@ fn broken_variants_fail_with_their_code() {
     for variant in &variants {
         let codes = error_codes(&variant.value);
         if !codes.contains(&variant.code) {
-            failures.push(format!("{}: expected {}, got {codes:?}", variant.name, variant.code));
+            failures.push(format!(
+                "{}: expected {}, got {codes:?}",
+                variant.name, variant.code
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -49,7 +56,12 @@ fn every_error_names_a_pointer_and_a_fix() {
 #[test]
 fn one_wrong_field_gives_one_error() {
     // a precise report: these variants break exactly one rule
-    for name in ["unknown area", "score 5.5", "zero weight", "missing veto evidence"] {
+    for name in [
+        "unknown area",
+        "score 5.5",
+        "zero weight",
+        "missing veto evidence",
+    ] {
         let variant = support::broken_variants()
             .into_iter()
             .find(|v| v.name == name)

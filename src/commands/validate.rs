@@ -27,9 +27,15 @@ pub fn run(args: &ValidateArgs) -> Outcome {
 fn render(reports: &[FileReport], valid: usize, invalid: usize) -> String {
     let mut text = String::new();
     for report in reports {
-        let kind = report
-            .kind
-            .map_or(String::new(), |k| format!(" ({})", serde_json::to_value(k).unwrap_or_default().as_str().unwrap_or_default()));
+        let kind = report.kind.map_or(String::new(), |k| {
+            format!(
+                " ({})",
+                serde_json::to_value(k)
+                    .unwrap_or_default()
+                    .as_str()
+                    .unwrap_or_default()
+            )
+        });
         let label = if report.valid { "ok  " } else { "FAIL" };
         let _ = writeln!(text, "{label} {}{kind}", report.file.display());
         for diagnostic in &report.diagnostics {

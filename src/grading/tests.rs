@@ -11,7 +11,11 @@ fn answer(id: &str, score: Score, weight: f64, det: Determinism, ts: &str) -> Gr
         weight,
         determinism: det,
         grader_identity: GraderIdentity {
-            kind: if llm { GraderKind::Llm } else { GraderKind::Script },
+            kind: if llm {
+                GraderKind::Llm
+            } else {
+                GraderKind::Script
+            },
             name: "t".into(),
             version: "1".into(),
         },
@@ -26,6 +30,21 @@ fn answer(id: &str, score: Score, weight: f64, det: Determinism, ts: &str) -> Gr
         reasoning: None,
     }
 }
+
+/// (tier, answers, aggregate, rawGrade)
+type ComputeCase = (
+    Tier,
+    Vec<GradingAnswer>,
+    Option<AggregateGrade>,
+    Option<Grade>,
+);
+/// (history, current hash, blocked reason, status)
+type StatusCase = (
+    Vec<EntryFacts>,
+    Option<&'static str>,
+    Option<&'static str>,
+    NodeStatus,
+);
 
 const T0: &str = "2026-05-29T10:00:00Z";
 const T1: &str = "2026-05-30T10:00:00Z";
@@ -80,17 +99,25 @@ fn compute_table() {
     use Score::*;
     let l = AggregateGrade::Letter;
     // (tier, answers, aggregate, raw)
-    let cases: Vec<(Tier, Vec<GradingAnswer>, Option<AggregateGrade>, Option<Grade>)> = vec![
+    let cases: Vec<ComputeCase> = vec![
         // the spec's autonomous example: pass, 4.5, 4.0 → 4.5 → A, trimmed to B
         (
             Tier::Autonomous,
-            vec![det("Q-a", Pass), det("Q-b", Number(4.5)), llm("Q-c", Number(4.0))],
+            vec![
+                det("Q-a", Pass),
+                det("Q-b", Number(4.5)),
+                llm("Q-c", Number(4.0)),
+            ],
             Some(l(Grade::B)),
             Some(Grade::A),
         ),
         (
             Tier::GroupBound,
-            vec![det("Q-a", Pass), det("Q-b", Number(4.5)), llm("Q-c", Number(4.0))],
+            vec![
+                det("Q-a", Pass),
+                det("Q-b", Number(4.5)),
+                llm("Q-c", Number(4.0)),
+            ],
             Some(l(Grade::A)),
             Some(Grade::A),
         ),
@@ -130,8 +157,20 @@ fn compute_table() {
 #[test]
 fn weights_shift_the_mean() {
     let answers = vec![
-        answer("Q-a", Score::Number(5.0), 0.75, Determinism::NonDeterministic, T0),
-        answer("Q-b", Score::Number(1.0), 0.25, Determinism::NonDeterministic, T0),
+        answer(
+            "Q-a",
+            Score::Number(5.0),
+            0.75,
+            Determinism::NonDeterministic,
+            T0,
+        ),
+        answer(
+            "Q-b",
+            Score::Number(1.0),
+            0.25,
+            Determinism::NonDeterministic,
+            T0,
+        ),
     ];
     let out = compute(Tier::Autonomous, None, &answers);
     assert_eq!(out.normalized_score, Some(4.0));
@@ -151,7 +190,11 @@ fn veto_short_circuits() {
         reasoning: None,
         timestamp: T0.into(),
     };
-    let out = compute(Tier::Autonomous, Some(&veto), &[llm("Q-a", Score::Number(5.0))]);
+    let out = compute(
+        Tier::Autonomous,
+        Some(&veto),
+        &[llm("Q-a", Score::Number(5.0))],
+    );
     assert_eq!(out.aggregate, Some(AggregateGrade::Rejected));
     assert_eq!(out.normalized_score, None);
 }
@@ -185,10 +228,34 @@ fn stale_is_excluded_with_a_warning() {
 #[test]
 fn newest_answer_per_question_wins() {
     let answers = vec![
-        answer("Q-a", Score::Number(1.0), 1.0, Determinism::NonDeterministic, T1),
-        answer("Q-a", Score::Number(5.0), 1.0, Determinism::NonDeterministic, T0),
-        answer("Q-b", Score::Number(2.0), 1.0, Determinism::NonDeterministic, T0),
-        answer("Q-b", Score::Number(4.0), 1.0, Determinism::NonDeterministic, T0),
+        answer(
+            "Q-a",
+            Score::Number(1.0),
+            1.0,
+            Determinism::NonDeterministic,
+            T1,
+        ),
+        answer(
+            "Q-a",
+            Score::Number(5.0),
+            1.0,
+            Determinism::NonDeterministic,
+            T0,
+        ),
+        answer(
+            "Q-b",
+            Score::Number(2.0),
+            1.0,
+            Determinism::NonDeterministic,
+            T0,
+        ),
+        answer(
+            "Q-b",
+            Score::Number(4.0),
+            1.0,
+            Determinism::NonDeterministic,
+            T0,
+        ),
     ];
     let kept: Vec<_> = newest_per_question(&answers)
         .into_iter()
@@ -223,32 +290,70 @@ fn history_rules() {
 fn node_status_table() {
     use GradingMode::*;
     use NodeStatus::*;
-    let cases: Vec<(Vec<EntryFacts>, Option<&str>, Option<&str>, NodeStatus)> = vec![
+    let cases: Vec<StatusCase> = vec![
         (vec![], Some("h"), None, Pending),
         (vec![facts(1, Full, "B", "h")], Some("h"), None, Stable),
         (vec![facts(1, Full, "A", "h")], Some("h"), None, Stable),
         (vec![facts(1, Full, "C", "h")], Some("h"), None, Graded),
         (vec![facts(1, Full, "F", "h")], Some("h"), None, Graded),
         // partial gradings never change the status
-        (vec![facts(1, Full, "C", "h"), facts(2, Partial, "B", "h")], Some("h"), None, Graded),
+        (
+            vec![facts(1, Full, "C", "h"), facts(2, Partial, "B", "h")],
+            Some("h"),
+            None,
+            Graded,
+        ),
         (vec![facts(1, Partial, "B", "h")], Some("h"), None, Pending),
         // hash change invalidates
         (vec![facts(1, Full, "B", "h")], Some("other"), None, Pending),
         // blocked
-        (vec![facts(1, Full, "B", "h")], Some("h"), Some("getThing (1/3)"), Blocked),
+        (
+            vec![facts(1, Full, "B", "h")],
+            Some("h"),
+            Some("getThing (1/3)"),
+            Blocked,
+        ),
         // veto is terminal, even when blocked or partially re-graded
-        (vec![facts(1, Full, "REJECTED", "h")], Some("h"), Some("x"), Rejected),
-        (vec![facts(1, Full, "REJECTED", "h"), facts(2, Partial, "B", "h")], Some("h"), None, Rejected),
-        (vec![facts(1, Full, "B", "h"), facts(2, Partial, "REJECTED", "h")], Some("h"), None, Rejected),
+        (
+            vec![facts(1, Full, "REJECTED", "h")],
+            Some("h"),
+            Some("x"),
+            Rejected,
+        ),
+        (
+            vec![facts(1, Full, "REJECTED", "h"), facts(2, Partial, "B", "h")],
+            Some("h"),
+            None,
+            Rejected,
+        ),
+        (
+            vec![facts(1, Full, "B", "h"), facts(2, Partial, "REJECTED", "h")],
+            Some("h"),
+            None,
+            Rejected,
+        ),
         // a fully new evaluation lifts it
-        (vec![facts(1, Full, "REJECTED", "h"), facts(2, Full, "B", "h")], Some("h"), None, Stable),
+        (
+            vec![facts(1, Full, "REJECTED", "h"), facts(2, Full, "B", "h")],
+            Some("h"),
+            None,
+            Stable,
+        ),
         // full → newer full with a lower grade
-        (vec![facts(1, Full, "B", "h"), facts(2, Full, "D", "h")], Some("h"), None, Graded),
+        (
+            vec![facts(1, Full, "B", "h"), facts(2, Full, "D", "h")],
+            Some("h"),
+            None,
+            Graded,
+        ),
     ];
     for (i, (history, hash, blocked, status)) in cases.into_iter().enumerate() {
         let verdict = node_status(&history, hash, blocked);
         assert_eq!(verdict.status, status, "case {i}: {verdict:?}");
     }
     let pending = node_status(&[facts(1, Full, "B", "h")], Some("new"), None);
-    assert_eq!(pending.reason.as_deref(), Some("schema changed, regrade required"));
+    assert_eq!(
+        pending.reason.as_deref(),
+        Some("schema changed, regrade required")
+    );
 }

@@ -159,7 +159,10 @@ mod tests {
         assert_eq!(RollupStatus::ALL.len(), 5);
         for reason in NaReason::ALL {
             assert_eq!(reason.as_str().parse::<NaReason>().unwrap(), *reason);
-            assert_eq!(serde_json::to_string(reason).unwrap(), format!("\"{reason}\""));
+            assert_eq!(
+                serde_json::to_string(reason).unwrap(),
+                format!("\"{reason}\"")
+            );
         }
         assert_eq!("group-bound".parse::<Tier>().unwrap(), Tier::GroupBound);
         let err = "because".parse::<NaReason>().unwrap_err();

@@ -3,8 +3,8 @@
 
 mod area;
 mod entry;
-mod envelope;
 mod enums;
+mod envelope;
 mod grade;
 pub(crate) mod score;
 
@@ -13,13 +13,11 @@ pub use entry::{
     CategoricalVeto, GraderIdentity, GradingAnswer, GradingEntry, Persona, RegradingTrigger,
     SelectionContext,
 };
-pub use envelope::{
-    AnswerEnvelope, EnvelopeAnswer, HintPriority, ImprovementHint, question_ids,
-};
 pub use enums::{
     BasePersona, Determinism, GraderKind, GradingMode, Harness, NaReason, NodeStatus,
     RegradingTriggerKind, RollupStatus, Tier, VetoTrigger,
 };
+pub use envelope::{AnswerEnvelope, EnvelopeAnswer, HintPriority, ImprovementHint, question_ids};
 pub use grade::{AggregateGrade, Grade};
 pub use score::Score;
 

@@ -99,7 +99,8 @@ impl<'de> Deserialize<'de> for Score {
             }
 
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Score, E> {
-                Score::from_keyword(v).ok_or_else(|| E::invalid_value(de::Unexpected::Str(v), &self))
+                Score::from_keyword(v)
+                    .ok_or_else(|| E::invalid_value(de::Unexpected::Str(v), &self))
             }
         }
 
@@ -123,7 +124,14 @@ mod tests {
 
     #[test]
     fn serde_round_trip() {
-        for v in [json!(4), json!(4.5), json!("pass"), json!("fail"), json!("stale"), json!("n/a")] {
+        for v in [
+            json!(4),
+            json!(4.5),
+            json!("pass"),
+            json!("fail"),
+            json!("stale"),
+            json!("n/a"),
+        ] {
             let s: Score = serde_json::from_value(v.clone()).unwrap();
             assert_eq!(serde_json::to_value(s).unwrap(), v);
         }

@@ -56,7 +56,8 @@ fn rules(entry: &GradingEntry, out: &mut Vec<Diagnostic>) {
             out.push(coded_at(&err, pointer_push("/categoricalVeto", field)));
         }
     }
-    if let Err(err) = veto::check_consistency(entry.categorical_veto.as_ref(), entry.aggregate_grade)
+    if let Err(err) =
+        veto::check_consistency(entry.categorical_veto.as_ref(), entry.aggregate_grade)
     {
         out.push(coded_at(&err, "/aggregateGrade".into()));
     }
@@ -100,7 +101,11 @@ fn recompute(entry: &GradingEntry, out: &mut Vec<Diagnostic>) {
     if entry.grading_mode != GradingMode::Full || entry.categorical_veto.is_some() {
         return;
     }
-    if entry.gradings.iter().any(|a| matches!(a.score, Score::Number(n) if !(1.0..=5.0).contains(&n))) {
+    if entry
+        .gradings
+        .iter()
+        .any(|a| matches!(a.score, Score::Number(n) if !(1.0..=5.0).contains(&n)))
+    {
         return; // a score outside the domain is reported already; a mean over it means nothing
     }
     let outcome = compute_entry(entry);

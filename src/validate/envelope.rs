@@ -66,7 +66,11 @@ fn rules(envelope: &AnswerEnvelope, out: &mut Vec<Diagnostic>) {
                 Diagnostic::error(
                     "ASC-003",
                     format!("`{id}` is not a question of {area}"),
-                    format!("use the ids {} … {}", expected[0], expected[expected.len() - 1]),
+                    format!(
+                        "use the ids {} … {}",
+                        expected[0],
+                        expected[expected.len() - 1]
+                    ),
                 )
                 .at(pointer_push(&at, "questionId")),
             );

@@ -60,7 +60,11 @@ pub fn validate_files(files: &[PathBuf], kind: Option<Kind>) -> Vec<FileReport> 
         let handles: Vec<_> = files
             .chunks(chunk)
             .map(|part| {
-                scope.spawn(move || part.iter().map(|f| validate_file(f, kind)).collect::<Vec<_>>())
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|f| validate_file(f, kind))
+                        .collect::<Vec<_>>()
+                })
             })
             .collect();
         handles

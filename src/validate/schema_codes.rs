@@ -5,8 +5,8 @@ use crate::diagnostic::{Diagnostic, pointer_push};
 use crate::model::{
     BasePersona, Determinism, GraderKind, GradingMode, NaReason, RegradingTriggerKind, VetoTrigger,
 };
-use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::ValidationError;
+use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value;
 
 /// Which document the errors are about; a few fields mean different things in each.
@@ -32,7 +32,11 @@ pub fn diagnose(err: &ValidationError<'_>, doc: Doc, out: &mut Vec<Diagnostic>) 
             "remove them; the schema allows no extra fields (keep extras in a sidecar file)",
         ),
         ValidationErrorKind::Type { kind } => Diagnostic::error(
-            if field == "score" { "SCO-005" } else { "GRD-002" },
+            if field == "score" {
+                "SCO-005"
+            } else {
+                "GRD-002"
+            },
             format!(
                 "expected {}, found {}",
                 type_names(kind),
@@ -64,7 +68,11 @@ pub fn diagnose(err: &ValidationError<'_>, doc: Doc, out: &mut Vec<Diagnostic>) 
                 return;
             }
             Diagnostic::error(
-                if field == "score" { "SCO-005" } else { "GRD-002" },
+                if field == "score" {
+                    "SCO-005"
+                } else {
+                    "GRD-002"
+                },
                 format!("{} has the wrong type", short(err.instance())),
                 one_of_fix(&field, within),
             )
@@ -112,9 +120,7 @@ fn required(name: &str, within: Within, doc: Doc) -> Diagnostic {
             "ai-security-veto has no reasoning".into(),
             "an ai-security-veto needs both evidence and reasoning".into(),
         ),
-        (Within::Veto, "graderIdentity") => {
-            ("VET-004", missing, "say who raised the veto".into())
-        }
+        (Within::Veto, "graderIdentity") => ("VET-004", missing, "say who raised the veto".into()),
         (Within::Veto, "triggeredBy") => (
             "VET-001",
             missing,
@@ -165,19 +171,27 @@ fn required(name: &str, within: Within, doc: Doc) -> Diagnostic {
             missing,
             "every answer explains its score in `reasoning`".into(),
         ),
-        _ => (
-            "GRD-001",
-            missing,
-            format!("add `{name}`"),
-        ),
+        _ => ("GRD-001", missing, format!("add `{name}`")),
     };
     Diagnostic::error(code, message, fix)
 }
 
-fn closed_set(field: &str, within: Within, instance: &Value, kind: &ValidationErrorKind) -> Diagnostic {
+fn closed_set(
+    field: &str,
+    within: Within,
+    instance: &Value,
+    kind: &ValidationErrorKind,
+) -> Diagnostic {
     let got = short(instance);
     let (code, allowed): (&str, String) = match (within, field) {
-        (_, "area") => ("GRD-033", crate::model::AREAS.iter().map(|s| s.id).collect::<Vec<_>>().join(", ")),
+        (_, "area") => (
+            "GRD-033",
+            crate::model::AREAS
+                .iter()
+                .map(|s| s.id)
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
         (_, "gradingTier") => ("GRD-003", "autonomous, group-bound".into()),
         (_, "harness") => ("GRD-034", "claude-code".into()),
         (_, "gradingMode") => ("PRT-002", GradingMode::allowed()),
@@ -204,7 +218,9 @@ fn closed_set(field: &str, within: Within, instance: &Value, kind: &ValidationEr
                 return Diagnostic::error(
                     "GRD-008",
                     format!("maxAttainableGrade is {got} but the tier allows {expected_value}"),
-                    format!("set maxAttainableGrade to {expected_value} (autonomous B, group-bound A)"),
+                    format!(
+                        "set maxAttainableGrade to {expected_value} (autonomous B, group-bound A)"
+                    ),
                 );
             }
             ("GRD-008", "A, B".into())
@@ -212,7 +228,11 @@ fn closed_set(field: &str, within: Within, instance: &Value, kind: &ValidationEr
         _ => ("GRD-002", String::new()),
     };
     if field == "score" {
-        return Diagnostic::error(code, format!("{got} is not a score"), one_of_fix(field, within));
+        return Diagnostic::error(
+            code,
+            format!("{got} is not a score"),
+            one_of_fix(field, within),
+        );
     }
     let fix = if allowed.is_empty() {
         "use one of the values the schema allows".to_string()
@@ -224,13 +244,31 @@ fn closed_set(field: &str, within: Within, instance: &Value, kind: &ValidationEr
 
 fn pattern_error(field: &str, pattern: &str, instance: &Value) -> Diagnostic {
     let (code, fix) = match field {
-        "gradingId" => ("GRD-011", "use <hash8>--<YYYY-MM-DDTHH-MM-SSZ>, e.g. 015abd7f--2026-06-04T10-15-00Z"),
-        "schemaId" => ("GRD-012", "use <namespace>.<name> with exactly one dot, e.g. etherscan.getBalance"),
-        "version" => ("GRD-013", "use flowmcp/4.<minor>.<patch>, e.g. flowmcp/4.2.0"),
+        "gradingId" => (
+            "GRD-011",
+            "use <hash8>--<YYYY-MM-DDTHH-MM-SSZ>, e.g. 015abd7f--2026-06-04T10-15-00Z",
+        ),
+        "schemaId" => (
+            "GRD-012",
+            "use <namespace>.<name> with exactly one dot, e.g. etherscan.getBalance",
+        ),
+        "version" => (
+            "GRD-013",
+            "use flowmcp/4.<minor>.<patch>, e.g. flowmcp/4.2.0",
+        ),
         "schemaHash" | "aboutHash" => ("GRD-014", "use 8 lowercase hex digits (sha256-8)"),
-        "scoringSystem" => ("GRD-015", "use scoringSystem/<major>.<minor>.<patch>, e.g. scoringSystem/1.0.0"),
-        "gradingSystem" => ("GRD-015", "use gradingSystem/<major>.<minor>.<patch>, e.g. gradingSystem/1.0.0"),
-        "questionId" => ("GRD-017", "question ids start with Q-, e.g. Q-single-test-04"),
+        "scoringSystem" => (
+            "GRD-015",
+            "use scoringSystem/<major>.<minor>.<patch>, e.g. scoringSystem/1.0.0",
+        ),
+        "gradingSystem" => (
+            "GRD-015",
+            "use gradingSystem/<major>.<minor>.<patch>, e.g. gradingSystem/1.0.0",
+        ),
+        "questionId" => (
+            "GRD-017",
+            "question ids start with Q-, e.g. Q-single-test-04",
+        ),
         _ => ("GRD-002", "match the pattern the schema gives"),
     };
     Diagnostic::error(
@@ -259,7 +297,10 @@ fn bound_error(field: &str, within: Within, limit: &Value, instance: &Value) -> 
         ),
         _ => Diagnostic::error(
             "GRD-002",
-            format!("{} is out of bounds ({limit}) in {within:?}", short(instance)),
+            format!(
+                "{} is out of bounds ({limit}) in {within:?}",
+                short(instance)
+            ),
             "use a value within the schema's bounds",
         ),
     }
@@ -299,8 +340,14 @@ fn empty_string(field: &str, within: Within, doc: Doc) -> Diagnostic {
         (Within::Answer, "reasoning") if doc == Doc::Envelope => {
             ("ASC-005", "every answer explains its score in `reasoning`")
         }
-        (Within::Hint, _) => ("GRD-031", "improvement hints need a targetField and a suggestion"),
-        _ => ("GRD-026", "fill in the field or remove it if it is optional"),
+        (Within::Hint, _) => (
+            "GRD-031",
+            "improvement hints need a targetField and a suggestion",
+        ),
+        _ => (
+            "GRD-026",
+            "fill in the field or remove it if it is optional",
+        ),
     };
     Diagnostic::error(code, format!("`{field}` is an empty string"), fix)
 }
@@ -308,7 +355,9 @@ fn empty_string(field: &str, within: Within, doc: Doc) -> Diagnostic {
 fn one_of_fix(field: &str, within: Within) -> &'static str {
     match (within, field) {
         (_, "score") => "use a number 1.0–5.0 or one of \"pass\", \"fail\", \"stale\", \"n/a\"",
-        (_, "categoricalVeto") => "use null, or a veto object {triggeredBy, graderIdentity, evidence, timestamp}",
+        (_, "categoricalVeto") => {
+            "use null, or a veto object {triggeredBy, graderIdentity, evidence, timestamp}"
+        }
         (_, "evidence") => "use a non-empty string or an object",
         (_, "persona") => "use null for neutral areas, or {basePersonaId, lensId}",
         _ => "use one of the shapes the schema allows",
