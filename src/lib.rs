@@ -6,6 +6,7 @@ pub mod cli;
 pub mod commands;
 pub mod diagnostic;
 pub mod grading;
+pub mod hash;
 pub mod json_input;
 pub mod model;
 pub mod output;
