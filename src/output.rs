@@ -1,6 +1,6 @@
 //! Printing results: text for people, one JSON object (2-space indent) for machines.
 
-use crate::commands::Outcome;
+use crate::commands::{CommandError, Outcome};
 use crate::diagnostic::{Coded, Diagnostic};
 use serde_json::json;
 
@@ -14,16 +14,22 @@ pub fn print_outcome(outcome: &Outcome, json: bool) {
 
 /// A refused or failed command: `error[CODE]: …` and `fix: …` on stderr, or a JSON error object
 /// on stdout.
-pub fn print_error(err: &dyn Coded, json: bool) {
+pub fn print_error(err: &CommandError, json: bool) {
     if json {
-        let object = json!({
+        let mut object = json!({
             "status": false,
             "code": err.code(),
             "error": err.to_string(),
             "fix": err.fix(),
         });
+        if let Some((key, value)) = err.json_details() {
+            object[key] = value;
+        }
         println!("{}", pretty(&object));
     } else {
+        for detail in err.details() {
+            eprintln!("{detail}");
+        }
         eprintln!("{}", Diagnostic::from_coded(err));
     }
 }

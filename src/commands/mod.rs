@@ -1,10 +1,13 @@
 //! One file per subcommand. Each turns checked arguments into calls of the library and returns
 //! an `Outcome` that `output` prints.
 
+mod import;
 mod validate;
 
 use crate::cli::{Cli, Command};
-use crate::diagnostic::Coded;
+use crate::diagnostic::{Coded, Diagnostic};
+use crate::intake::IntakeError;
+use crate::island::IslandError;
 use serde_json::Value;
 
 /// What a command produced: a text for people, a JSON object for machines, and whether it
@@ -20,12 +23,43 @@ pub struct Outcome {
 pub enum CommandError {
     #[error("not implemented yet: {0}")]
     NotImplemented(&'static str),
+    #[error(transparent)]
+    Island(#[from] IslandError),
+    #[error(transparent)]
+    Intake(#[from] IntakeError),
+}
+
+impl CommandError {
+    /// The per-file problems behind a refusal, printed under the error.
+    pub fn details(&self) -> Vec<Diagnostic> {
+        match self {
+            CommandError::Intake(err) => err
+                .failures()
+                .iter()
+                .flat_map(|f| f.errors.iter().cloned())
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Extra keys of the JSON error object.
+    pub fn json_details(&self) -> Option<(&'static str, Value)> {
+        match self {
+            CommandError::Intake(err) if !err.failures().is_empty() => Some((
+                "failed",
+                serde_json::to_value(err.failures()).unwrap_or_default(),
+            )),
+            _ => None,
+        }
+    }
 }
 
 impl Coded for CommandError {
     fn code(&self) -> &'static str {
         match self {
             CommandError::NotImplemented(_) => "CLI-001",
+            CommandError::Island(err) => err.code(),
+            CommandError::Intake(err) => err.code(),
         }
     }
 
@@ -34,6 +68,8 @@ impl Coded for CommandError {
             CommandError::NotImplemented(_) => {
                 "see the README's command table for what works in this version".into()
             }
+            CommandError::Island(err) => err.fix(),
+            CommandError::Intake(err) => err.fix(),
         }
     }
 }
@@ -41,6 +77,7 @@ impl Coded for CommandError {
 pub fn dispatch(cli: &Cli) -> Result<Outcome, CommandError> {
     match &cli.command {
         Command::Validate(args) => Ok(validate::run(args)),
+        Command::Import(args) => import::run(args, &cli.global),
         other => Err(CommandError::NotImplemented(other.name())),
     }
 }

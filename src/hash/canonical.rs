@@ -9,11 +9,19 @@ use std::fmt::Write as _;
 /// non-finite numbers, so every value has one.
 pub fn canonical_json(value: &Value) -> String {
     let mut out = String::new();
-    write_value(&mut out, value);
+    write_value(&mut out, value, true);
     out
 }
 
-fn write_value(out: &mut String, value: &Value) {
+/// What JavaScript `JSON.stringify(value)` prints: keys in the value's own order, no whitespace,
+/// JS number formatting. Used to compare statically read modules with node's output.
+pub fn js_stringify(value: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value, false);
+    out
+}
+
+fn write_value(out: &mut String, value: &Value, sort: bool) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -25,13 +33,15 @@ fn write_value(out: &mut String, value: &Value) {
                 if i > 0 {
                     out.push(',');
                 }
-                write_value(out, item);
+                write_value(out, item, sort);
             }
             out.push(']');
         }
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort_by(|a, b| utf16_cmp(a, b));
+            if sort {
+                keys.sort_by(|a, b| utf16_cmp(a, b));
+            }
             out.push('{');
             for (i, key) in keys.into_iter().enumerate() {
                 if i > 0 {
@@ -39,7 +49,7 @@ fn write_value(out: &mut String, value: &Value) {
                 }
                 write_string(out, key);
                 out.push(':');
-                write_value(out, &map[key.as_str()]);
+                write_value(out, &map[key.as_str()], sort);
             }
             out.push('}');
         }

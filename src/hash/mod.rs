@@ -4,7 +4,7 @@
 mod canonical;
 pub mod task_id;
 
-pub use canonical::{canonical_json, utf16_cmp};
+pub use canonical::{canonical_json, js_stringify, utf16_cmp};
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};

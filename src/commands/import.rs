@@ -1,0 +1,142 @@
+//! `flowmcp-grading import <provider-path>`: stage 0.
+
+use super::{CommandError, Outcome};
+use crate::cli::{GlobalArgs, ImportArgs};
+use crate::diagnostic::Diagnostic;
+use crate::intake::{Applied, ProviderScan, apply, scan_provider};
+use crate::island::{Island, resolve_root};
+use serde_json::json;
+use std::fmt::Write as _;
+use std::path::Path;
+
+pub fn run(args: &ImportArgs, global: &GlobalArgs) -> Result<Outcome, CommandError> {
+    if is_selection_path(&args.path) {
+        return Err(CommandError::NotImplemented("import of a selection definition"));
+    }
+    let scan = scan_provider(&args.path, args.allow_partial)?;
+    let (root, _) = resolve_root(global.grading_data.as_deref())?;
+    let island = Island::open(&root)?;
+    let applied = apply(&island, &scan, chrono::Utc::now())?;
+    Ok(Outcome {
+        success: true,
+        text: render(&scan, &applied, island.root()),
+        json: json!({
+            "status": true,
+            "stage": 0,
+            "namespace": applied.namespace,
+            "imported": applied.imported,
+            "skipped": applied.skipped,
+            "normalizedSkills": applied.normalized_skills,
+            "indexPath": applied.index_path,
+            "failed": scan.failures,
+            "about": applied.about,
+            "sharedLists": applied.shared_lists,
+            "warnings": applied.warnings,
+            "gateUsed": "structural",
+            "namespaceFromFolder": scan.namespace_from_folder,
+        }),
+    })
+}
+
+/// A `.json` file, or a folder with no `.mjs` modules but a `.json` file, is a selection
+/// definition.
+fn is_selection_path(path: &Path) -> bool {
+    if path.is_file() {
+        return path.extension().is_some_and(|e| e == "json");
+    }
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return false;
+    };
+    let names: Vec<String> = entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .collect();
+    !names.iter().any(|n| n.ends_with(".mjs")) && names.iter().any(|n| n.ends_with(".json"))
+}
+
+fn render(scan: &ProviderScan, applied: &Applied, root: &Path) -> String {
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "imported namespace {} from {} into {}",
+        applied.namespace,
+        scan.folder.display(),
+        root.display()
+    );
+    if scan.namespace_from_folder {
+        let _ = writeln!(text, "  (no schema declares a namespace; the folder name is used)");
+    }
+    let width = scan.schemas.iter().map(|s| s.slug.len()).max().unwrap_or(0);
+    for row in &applied.imported {
+        let _ = writeln!(
+            text,
+            "  new       {:width$}  {}  {}",
+            row.schema,
+            row.hash,
+            file_name(&row.snapshot_path)
+        );
+    }
+    for row in &applied.skipped {
+        let _ = writeln!(text, "  unchanged {:width$}  {}", row.schema, row.hash);
+    }
+    for about in &applied.about {
+        let state = if about.skipped { "unchanged" } else { "new" };
+        let _ = writeln!(
+            text,
+            "  about     {:width$}  {}  {state} ({})",
+            about.schema, about.hash, about.source
+        );
+    }
+    for skill in &applied.normalized_skills {
+        let state = if skill.skipped { "unchanged" } else { "new" };
+        let _ = writeln!(
+            text,
+            "  skill     {:width$}  {}  {} {state}",
+            skill.schema, skill.hash, skill.skill_name
+        );
+    }
+    for list in &applied.shared_lists {
+        let state = match (&list.path, list.skipped) {
+            (None, _) => "missing".to_owned(),
+            (Some(_), true) => "unchanged".to_owned(),
+            (Some(_), false) => "new".to_owned(),
+        };
+        let _ = writeln!(
+            text,
+            "  list      {:width$}  {}  {} {state}",
+            list.list.schema,
+            list.list.hash.as_deref().unwrap_or("--------"),
+            list.list.name
+        );
+    }
+    for failure in &scan.failures {
+        let _ = writeln!(text, "  FAILED    {}", failure.file.display());
+        for error in &failure.errors {
+            push_indented(&mut text, error);
+        }
+    }
+    for warning in &applied.warnings {
+        push_indented(&mut text, warning);
+    }
+    let _ = writeln!(
+        text,
+        "\n{} new, {} unchanged, {} failed; index: {}",
+        applied.imported.len(),
+        applied.skipped.len(),
+        scan.failures.len(),
+        applied.index_path.display()
+    );
+    text
+}
+
+fn push_indented(text: &mut String, diagnostic: &Diagnostic) {
+    for line in diagnostic.to_string().lines() {
+        let _ = writeln!(text, "    {line}");
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}

@@ -1,0 +1,136 @@
+//! Atomic writes inside the island: a temp file in the same folder, fsync, then a no-clobber
+//! link (new files) or a rename (the few replaceable files), then fsync of the folder. A path
+//! that would leave the island root is refused before anything is created.
+
+use super::{Island, IslandError};
+use std::fs::{self, File, OpenOptions};
+use std::io::Write as _;
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Test hook for the crash tests: `FLOWMCP_GRADING_TEST_WRITE_DELAY_MS` pauses every write
+/// between the synced temp file and the step that gives it its final name, so that a test can
+/// kill the process in the window that matters.
+fn test_write_delay() {
+    static DELAY: std::sync::OnceLock<Option<std::time::Duration>> = std::sync::OnceLock::new();
+    let delay = DELAY.get_or_init(|| {
+        std::env::var("FLOWMCP_GRADING_TEST_WRITE_DELAY_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map(std::time::Duration::from_millis)
+    });
+    if let Some(delay) = delay {
+        std::thread::sleep(*delay);
+    }
+}
+
+impl Island {
+    /// The absolute path of `rel` after checking that it stays inside the root: only plain
+    /// components (no `..`, no root, no prefix), and the existing part of its folder chain
+    /// resolves under the root (so a symlink inside the island cannot redirect a write).
+    pub fn checked_path(&self, rel: &Path) -> Result<PathBuf, IslandError> {
+        let outside = || IslandError::OutsideRoot {
+            path: rel.to_path_buf(),
+            root: self.root.clone(),
+        };
+        if rel.as_os_str().is_empty()
+            || !rel.components().all(|c| matches!(c, Component::Normal(_)))
+        {
+            return Err(outside());
+        }
+        Ok(self.root.join(rel))
+    }
+
+    /// Creates the folder chain of `path` (inside the root) and checks where it really is.
+    fn prepare_parent(&self, path: &Path) -> Result<PathBuf, IslandError> {
+        let parent = path.parent().unwrap_or(&self.root).to_path_buf();
+        fs::create_dir_all(&parent).map_err(|source| IslandError::Write {
+            path: parent.clone(),
+            source,
+        })?;
+        let real = fs::canonicalize(&parent).map_err(|source| IslandError::Write {
+            path: parent.clone(),
+            source,
+        })?;
+        if !real.starts_with(&self.real_root) {
+            return Err(IslandError::OutsideRoot {
+                path: path.to_path_buf(),
+                root: self.root.clone(),
+            });
+        }
+        Ok(parent)
+    }
+
+    /// Writes a new file; refuses (ISL-006) when `rel` already exists. Returns the path.
+    pub fn create_new(&self, rel: &Path, bytes: &[u8]) -> Result<PathBuf, IslandError> {
+        let path = self.checked_path(rel)?;
+        let parent = self.prepare_parent(&path)?;
+        let temp = write_temp(&path, bytes)?;
+        test_write_delay();
+        let linked = fs::hard_link(&temp, &path);
+        let _ = fs::remove_file(&temp);
+        match linked {
+            Ok(()) => {}
+            Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
+                return Err(IslandError::Exists { path });
+            }
+            Err(source) => return Err(IslandError::Write { path, source }),
+        }
+        sync_dir(&parent);
+        Ok(path)
+    }
+
+    /// Writes `rel` in one step, replacing an older version (only for the derived files:
+    /// index.json, state.json, prompts.json, grade.json).
+    pub fn replace(&self, rel: &Path, bytes: &[u8]) -> Result<PathBuf, IslandError> {
+        let path = self.checked_path(rel)?;
+        let parent = self.prepare_parent(&path)?;
+        let temp = write_temp(&path, bytes)?;
+        test_write_delay();
+        if let Err(source) = fs::rename(&temp, &path) {
+            let _ = fs::remove_file(&temp);
+            return Err(IslandError::Write { path, source });
+        }
+        sync_dir(&parent);
+        Ok(path)
+    }
+}
+
+/// `.<name>.tmp-<pid>-<n>` beside the final file, written and synced. It never matches the
+/// file-name grammar, so readers ignore it if a crash leaves it behind.
+fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf, IslandError> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = path.with_file_name(format!(
+        ".{name}.tmp-{}-{}",
+        std::process::id(),
+        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()
+    })();
+    if let Err(source) = result {
+        let _ = fs::remove_file(&temp);
+        return Err(IslandError::Write {
+            path: path.to_path_buf(),
+            source,
+        });
+    }
+    Ok(temp)
+}
+
+/// Makes the new directory entry durable. Best effort: not every filesystem allows it.
+fn sync_dir(dir: &Path) {
+    if let Ok(handle) = File::open(dir) {
+        let _ = handle.sync_all();
+    }
+}
