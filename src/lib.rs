@@ -15,6 +15,7 @@ pub mod model;
 pub mod output;
 pub mod schemas;
 pub mod scoring;
+pub mod source;
 pub mod timestamp;
 pub mod validate;
 pub mod veto;

@@ -31,7 +31,11 @@ fn import(island: &Path, provider: &Path, extra: &[&str]) -> (i32, Value, String
     let code = out.status.code().unwrap_or(-1);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
-    (code, json, String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        code,
+        json,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 fn import_text(island: &Path, provider: &Path) -> (i32, String, String) {
@@ -55,7 +59,9 @@ fn providers() -> PathBuf {
 
 /// `schemaHash` that node computed for a fixture module.
 fn expected_hash(rel: &str) -> String {
-    let path = support::repo().join("fixtures/expected").join(format!("{rel}.json"));
+    let path = support::repo()
+        .join("fixtures/expected")
+        .join(format!("{rel}.json"));
     support::read(&path)["schemaHash"]
         .as_str()
         .unwrap()
@@ -103,7 +109,10 @@ fn imports_a_small_clean_provider() {
 
     let snapshot = PathBuf::from(json["imported"][0]["snapshotPath"].as_str().unwrap());
     let name = snapshot.file_name().unwrap().to_str().unwrap();
-    assert!(name.starts_with("tinyapi--") && name.ends_with(&format!("--{hash}.mjs")), "{name}");
+    assert!(
+        name.starts_with("tinyapi--") && name.ends_with(&format!("--{hash}.mjs")),
+        "{name}"
+    );
     assert_eq!(
         fs::read(&snapshot).unwrap(),
         fs::read(providers().join("tinyapi/tinyapi.mjs")).unwrap(),
@@ -111,7 +120,13 @@ fn imports_a_small_clean_provider() {
     );
 
     let index = support::read(&island.join("providers/tinyapi/index.json"));
-    assert_eq!(json["indexPath"], island.join("providers/tinyapi/index.json").display().to_string());
+    assert_eq!(
+        json["indexPath"],
+        island
+            .join("providers/tinyapi/index.json")
+            .display()
+            .to_string()
+    );
     assert_eq!(index["indexVersion"], 2);
     assert_eq!(index["status"], "pending");
     assert_eq!(index["grade"], Value::Null);
@@ -163,7 +178,10 @@ fn a_changed_folder_adds_snapshots_and_keeps_the_old_ones() {
     let (code, second, stderr) = import(&island, &provider, &[]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(second["imported"][0]["hash"], hash.as_str());
-    assert_ne!(second["imported"][0]["snapshotPath"], first["imported"][0]["snapshotPath"]);
+    assert_ne!(
+        second["imported"][0]["snapshotPath"],
+        first["imported"][0]["snapshotPath"]
+    );
 
     // A change of `main`: a new snapshot with a new hash.
     fs::write(
@@ -175,12 +193,13 @@ fn a_changed_folder_adds_snapshots_and_keeps_the_old_ones() {
     assert_eq!(code, 0);
     assert_ne!(third["imported"][0]["hash"], hash.as_str());
 
-    let snapshots = fs::read_dir(island.join("providers/tinyapi/tinyapi/schema")).unwrap().count();
+    let snapshots = fs::read_dir(island.join("providers/tinyapi/tinyapi/schema"))
+        .unwrap()
+        .count();
     assert_eq!(snapshots, 3, "old snapshots are kept");
     let index = support::read(&island.join("providers/tinyapi/index.json"));
     assert_eq!(
-        index["schemas"]["tinyapi"]["snapshot"]["hash"],
-        third["imported"][0]["hash"],
+        index["schemas"]["tinyapi"]["snapshot"]["hash"], third["imported"][0]["hash"],
         "the index points at the newest snapshot"
     );
 }
@@ -195,12 +214,24 @@ fn all_three_export_styles_and_a_dash_dash_file_name() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| (r["schema"].as_str().unwrap().to_owned(), r["hash"].as_str().unwrap().to_owned()))
+        .map(|r| {
+            (
+                r["schema"].as_str().unwrap().to_owned(),
+                r["hash"].as_str().unwrap().to_owned(),
+            )
+        })
         .collect();
     assert_eq!(imported.len(), 4, "{imported:?}");
-    assert_eq!(imported["pnlRoutes"], expected_hash("handlerstyles/--pnlRoutes"));
+    assert_eq!(
+        imported["pnlRoutes"],
+        expected_hash("handlerstyles/--pnlRoutes")
+    );
     for file in ["candles", "tokens", "wallets"] {
-        assert_eq!(imported[file], expected_hash(&format!("handlerstyles/{file}")), "{file}");
+        assert_eq!(
+            imported[file],
+            expected_hash(&format!("handlerstyles/{file}")),
+            "{file}"
+        );
     }
 }
 
@@ -213,17 +244,27 @@ fn key_gated_provider_records_shared_lists() {
     let lists = json["sharedLists"].as_array().unwrap();
     let found = lists.iter().find(|l| l["ref"] == "evmChains").unwrap();
     let path = PathBuf::from(found["path"].as_str().unwrap());
-    assert!(path.starts_with(island.join("shared-lists/evmChains")), "{}", path.display());
+    assert!(
+        path.starts_with(island.join("shared-lists/evmChains")),
+        "{}",
+        path.display()
+    );
     let list: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
     let expected = support::read(&support::repo().join("fixtures/expected/_lists/evmChains.json"));
     assert_eq!(
         serde_json::to_string(&list).unwrap(),
         expected["exports"]["list"].as_str().unwrap()
     );
-    let missing = lists.iter().find(|l| l["ref"] == "tradingTimeframes").unwrap();
+    let missing = lists
+        .iter()
+        .find(|l| l["ref"] == "tradingTimeframes")
+        .unwrap();
     assert_eq!(missing["path"], Value::Null);
     let warnings = json["warnings"].to_string();
-    assert!(warnings.contains("IMP-WARN-009") && warnings.contains("tradingTimeframes"), "{warnings}");
+    assert!(
+        warnings.contains("IMP-WARN-009") && warnings.contains("tradingTimeframes"),
+        "{warnings}"
+    );
     // No key value or key name leaks into the island beyond the schema snapshots themselves.
     for (path, _) in tree(&island) {
         assert!(!path.display().to_string().contains("KEYGATED"));
@@ -238,13 +279,17 @@ fn about_and_skills_are_extracted() {
     assert_eq!(code, 0, "{stderr}");
     let about = &json["about"][0];
     assert_eq!(about["schema"], "markets");
-    let expected =
-        support::read(&support::repo().join("fixtures/expected/aboutskills/resources/aboutskills-about.json"));
+    let expected = support::read(
+        &support::repo().join("fixtures/expected/aboutskills/resources/aboutskills-about.json"),
+    );
     assert_eq!(about["hash"], expected["aboutHash"]);
     let about_path = PathBuf::from(about["path"].as_str().unwrap());
     assert!(about_path.starts_with(island.join("providers/aboutskills/markets/resources/about")));
     let name = about_path.file_name().unwrap().to_str().unwrap();
-    assert!(name.starts_with("aboutskills-about--") && name.ends_with(".md"), "{name}");
+    assert!(
+        name.starts_with("aboutskills-about--") && name.ends_with(".md"),
+        "{name}"
+    );
     assert_eq!(
         fs::read(&about_path).unwrap(),
         fs::read(providers().join("aboutskills/resources/aboutskills-about.md")).unwrap()
@@ -258,13 +303,16 @@ fn about_and_skills_are_extracted() {
         .collect();
     assert_eq!(skills.len(), 3, "{skills:?}");
     assert_eq!(skills["daily-brief"]["schema"], "news");
-    assert_eq!(skills["daily-brief"]["provenance"]["normalizedFrom"], "inline");
+    assert_eq!(
+        skills["daily-brief"]["provenance"]["normalizedFrom"],
+        "inline"
+    );
     for file_skill in ["price-check", "market-overview"] {
         let row = skills[file_skill];
         assert_eq!(row["schema"], "markets", "{file_skill}");
-        let expected = support::read(
-            &support::repo().join(format!("fixtures/expected/aboutskills/skills/{file_skill}.json")),
-        );
+        let expected = support::read(&support::repo().join(format!(
+            "fixtures/expected/aboutskills/skills/{file_skill}.json"
+        )));
         assert_eq!(row["hash"], expected["skillHash"], "{file_skill}");
         assert_eq!(
             fs::read(row["path"].as_str().unwrap()).unwrap(),
@@ -284,7 +332,13 @@ fn about_and_skills_are_extracted() {
     // Importing again changes nothing.
     let (_, again, _) = import(&island, &providers().join("aboutskills"), &[]);
     assert_eq!(again["about"][0]["skipped"], true);
-    assert!(again["normalizedSkills"].as_array().unwrap().iter().all(|s| s["skipped"] == true));
+    assert!(
+        again["normalizedSkills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["skipped"] == true)
+    );
 }
 
 /// A broken case, the code its error must carry, and a text the message must contain.
@@ -312,7 +366,10 @@ fn every_broken_module_gets_a_located_error_and_the_island_stays_unchanged() {
         let (exit, stdout, stderr) = import_text(&island, &folder);
         assert_eq!(exit, 1, "{case}: {stdout}{stderr}");
         assert!(stderr.contains(&format!("[{code}]")), "{case}: {stderr}");
-        assert!(stderr.contains(located), "{case}: wanted `{located}` in {stderr}");
+        assert!(
+            stderr.contains(located),
+            "{case}: wanted `{located}` in {stderr}"
+        );
         assert!(stderr.contains("fix: "), "{case}: {stderr}");
         assert!(stdout.is_empty(), "{case}: {stdout}");
         assert_eq!(tree(&island), before, "{case} changed the island");
@@ -322,8 +379,11 @@ fn every_broken_module_gets_a_located_error_and_the_island_stays_unchanged() {
 #[test]
 fn wrong_types_are_all_listed() {
     let dir = tempfile::tempdir().unwrap();
-    let (exit, json, _) =
-        import(&dir.path().join("island"), &support::repo().join("fixtures/broken/wrongtypes"), &[]);
+    let (exit, json, _) = import(
+        &dir.path().join("island"),
+        &support::repo().join("fixtures/broken/wrongtypes"),
+        &[],
+    );
     assert_eq!(exit, 1);
     assert_eq!(json["code"], "IMP-015");
     let pointers: Vec<&str> = json["failed"][0]["errors"]
@@ -333,7 +393,10 @@ fn wrong_types_are_all_listed() {
         .filter_map(|e| e["pointer"].as_str())
         .collect();
     for wanted in ["/namespace", "/name", "/version", "/description", "/tools"] {
-        assert!(pointers.contains(&wanted), "{wanted} missing in {pointers:?}");
+        assert!(
+            pointers.contains(&wanted),
+            "{wanted} missing in {pointers:?}"
+        );
     }
     assert!(!dir.path().join("island").join("providers").exists());
 }
@@ -349,7 +412,10 @@ fn oversized_files_and_outside_symlinks_are_refused() {
     fs::write(big.join("big.mjs"), vec![b' '; 5 * 1024 * 1024 + 1]).unwrap();
     let (exit, _, stderr) = import_text(&island, &big);
     assert_eq!(exit, 1);
-    assert!(stderr.contains("[SRC-002]") && stderr.contains("big.mjs"), "{stderr}");
+    assert!(
+        stderr.contains("[SRC-002]") && stderr.contains("big.mjs"),
+        "{stderr}"
+    );
 
     let linked = dir.path().join("linked");
     fs::create_dir(&linked).unwrap();
@@ -359,7 +425,10 @@ fn oversized_files_and_outside_symlinks_are_refused() {
     std::os::unix::fs::symlink(&secret, linked.join("evil.mjs")).unwrap();
     let (exit, _, stderr) = import_text(&island, &linked);
     assert_eq!(exit, 1);
-    assert!(stderr.contains("[IMP-011]") && stderr.contains("evil.mjs"), "{stderr}");
+    assert!(
+        stderr.contains("[IMP-011]") && stderr.contains("evil.mjs"),
+        "{stderr}"
+    );
     assert!(!island.join("providers").exists());
 }
 
@@ -376,7 +445,10 @@ fn allow_partial_imports_the_rest_and_lists_the_failures() {
     assert!(failed[0]["file"].as_str().unwrap().ends_with("bad.mjs"));
     assert_eq!(failed[0]["errors"][0]["code"], "SRC-004");
     let (_, text, _) = import_text(&island, &folder);
-    assert!(text.is_empty(), "without --allow-partial the import is refused: {text}");
+    assert!(
+        text.is_empty(),
+        "without --allow-partial the import is refused: {text}"
+    );
 }
 
 #[test]
@@ -403,11 +475,17 @@ fn bad_paths_are_clear_errors() {
 #[test]
 fn human_summary_lists_what_happened() {
     let dir = tempfile::tempdir().unwrap();
-    let (exit, text, _) = import_text(&dir.path().join("island"), &providers().join("handlerstyles"));
+    let (exit, text, _) = import_text(
+        &dir.path().join("island"),
+        &providers().join("handlerstyles"),
+    );
     assert_eq!(exit, 0);
     let hash = expected_hash("handlerstyles/tokens");
     assert!(text.contains("imported namespace handlerstyles"), "{text}");
-    assert!(text.contains(&format!("new       tokens     {hash}")), "{text}");
+    assert!(
+        text.contains(&format!("new       tokens     {hash}")),
+        "{text}"
+    );
     assert!(text.contains("4 new, 0 unchanged, 0 failed"), "{text}");
 }
 
@@ -465,7 +543,8 @@ fn killed_mid_import_leaves_no_partial_file() {
     }
     let (code, json, stderr) = import(&island, &provider, &[]);
     assert_eq!(code, 0, "{stderr}");
-    let total = json["imported"].as_array().unwrap().len() + json["skipped"].as_array().unwrap().len();
+    let total =
+        json["imported"].as_array().unwrap().len() + json["skipped"].as_array().unwrap().len();
     assert_eq!(total, 8);
     check_no_partial_files(&island, &provider);
 }

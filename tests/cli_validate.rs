@@ -197,7 +197,6 @@ fn usage_errors_exit_two() {
 #[test]
 fn unbuilt_commands_say_so() {
     for args in [
-        vec!["import", "some/folder"],
         vec!["run", "demoapi", "--emit-prompts"],
         vec!["state", "demoapi"],
         vec!["export", "demoapi"],

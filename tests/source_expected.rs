@@ -29,7 +29,10 @@ fn every_fixture_module_reads_as_node_prints_it() {
     files.sort();
     assert!(files.len() >= 20, "fixture modules: {}", files.len());
     for file in &files {
-        let rel = file.strip_prefix(&providers).unwrap().with_extension("json");
+        let rel = file
+            .strip_prefix(&providers)
+            .unwrap()
+            .with_extension("json");
         let expected = support::read(&support::repo().join("fixtures/expected").join(&rel));
         let module = read_module(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let exports = expected["exports"].as_object().unwrap();
@@ -57,7 +60,12 @@ fn every_fixture_module_reads_as_node_prints_it() {
         }
         if let Some(hash) = expected.get("schemaHash") {
             let main = module.schema_main().unwrap();
-            assert_eq!(schema_hash(main), hash.as_str().unwrap(), "{}", file.display());
+            assert_eq!(
+                schema_hash(main),
+                hash.as_str().unwrap(),
+                "{}",
+                file.display()
+            );
         }
         if let Some(hash) = expected.get("skillHash") {
             let Ok(ExportValue::Json(skill)) = &module.export("skill").unwrap().value else {
@@ -74,9 +82,13 @@ fn about_hash_matches_node() {
         support::repo().join("fixtures/providers/aboutskills/resources/aboutskills-about.md"),
     )
     .unwrap();
-    let expected =
-        support::read(&support::repo().join("fixtures/expected/aboutskills/resources/aboutskills-about.json"));
-    assert_eq!(hash8(&json!({ "about": text })), expected["aboutHash"].as_str().unwrap());
+    let expected = support::read(
+        &support::repo().join("fixtures/expected/aboutskills/resources/aboutskills-about.json"),
+    );
+    assert_eq!(
+        hash8(&json!({ "about": text })),
+        expected["aboutHash"].as_str().unwrap()
+    );
 }
 
 #[test]
@@ -84,19 +96,45 @@ fn handlers_are_seen_statically() {
     let dir = support::repo().join("fixtures/providers/handlerstyles");
     let phases = |file: &str| -> Vec<(String, bool, bool, bool)> {
         let module = read_module(&dir.join(file)).unwrap();
-        let handlers = module.handlers.unwrap_or_else(|| panic!("{file}: no handlers"));
+        let handlers = module
+            .handlers
+            .unwrap_or_else(|| panic!("{file}: no handlers"));
         assert!(handlers.complete, "{file}");
         handlers
             .tools
             .iter()
-            .map(|t| (t.tool.clone(), t.pre_request, t.execute_request, t.post_request))
+            .map(|t| {
+                (
+                    t.tool.clone(),
+                    t.pre_request,
+                    t.execute_request,
+                    t.post_request,
+                )
+            })
             .collect()
     };
-    assert!(phases("tokens.mjs").iter().all(|t| t.1), "preRequest in tokens");
-    assert!(phases("candles.mjs").iter().any(|t| t.2), "executeRequest in candles");
-    assert!(phases("wallets.mjs").iter().all(|t| t.3), "postRequest in wallets");
+    assert!(
+        phases("tokens.mjs").iter().all(|t| t.1),
+        "preRequest in tokens"
+    );
+    assert!(
+        phases("candles.mjs").iter().any(|t| t.2),
+        "executeRequest in candles"
+    );
+    assert!(
+        phases("wallets.mjs").iter().all(|t| t.3),
+        "postRequest in wallets"
+    );
     let candles = read_module(&dir.join("candles.mjs")).unwrap();
-    assert!(!candles.fetch_calls.is_empty(), "fetch( inside the candles handler");
-    assert!(read_module(&dir.join("tokens.mjs")).unwrap().fetch_calls.is_empty());
+    assert!(
+        !candles.fetch_calls.is_empty(),
+        "fetch( inside the candles handler"
+    );
+    assert!(
+        read_module(&dir.join("tokens.mjs"))
+            .unwrap()
+            .fetch_calls
+            .is_empty()
+    );
     let _: Option<Value> = None;
 }

@@ -11,7 +11,9 @@ use std::path::Path;
 
 pub fn run(args: &ImportArgs, global: &GlobalArgs) -> Result<Outcome, CommandError> {
     if is_selection_path(&args.path) {
-        return Err(CommandError::NotImplemented("import of a selection definition"));
+        return Err(CommandError::NotImplemented(
+            "import of a selection definition",
+        ));
     }
     let scan = scan_provider(&args.path, args.allow_partial)?;
     let (root, _) = resolve_root(global.grading_data.as_deref())?;
@@ -64,7 +66,10 @@ fn render(scan: &ProviderScan, applied: &Applied, root: &Path) -> String {
         root.display()
     );
     if scan.namespace_from_folder {
-        let _ = writeln!(text, "  (no schema declares a namespace; the folder name is used)");
+        let _ = writeln!(
+            text,
+            "  (no schema declares a namespace; the folder name is used)"
+        );
     }
     let width = scan.schemas.iter().map(|s| s.slug.len()).max().unwrap_or(0);
     for row in &applied.imported {

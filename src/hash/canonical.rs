@@ -76,7 +76,7 @@ fn write_number(out: &mut String, n: &Number) {
 }
 
 /// `JSON.stringify` string escaping: `"`, `\`, the short escapes, other controls as `\u00xx`.
-fn write_string(out: &mut String, s: &str) {
+pub(crate) fn write_string(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
         match c {

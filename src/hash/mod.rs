@@ -4,6 +4,7 @@
 mod canonical;
 pub mod task_id;
 
+pub(crate) use canonical::write_string as write_json_string;
 pub use canonical::{canonical_json, js_stringify, utf16_cmp};
 
 use serde_json::{Value, json};

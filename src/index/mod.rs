@@ -66,7 +66,7 @@ fn namespace_index(island: &Island, ns: &str, now: DateTime<Utc>) -> Result<Valu
             .unwrap_or_default();
         let snapshot = json!({ "file": file, "hash": latest.version.hash8 });
         let node = match source::read_module(&latest.path)
-            .and_then(|module| module.schema_main().map(|main| tool_names(main)))
+            .and_then(|module| module.schema_main().map(tool_names))
         {
             Ok(tools) => {
                 tool_count += tools.len();
@@ -74,7 +74,8 @@ fn namespace_index(island: &Island, ns: &str, now: DateTime<Utc>) -> Result<Valu
                     .into_iter()
                     .map(|t| (t, json!({"status": "pending", "reason": "no grading yet"})))
                     .collect();
-                blockers.push(json!({"node": format!("schemas.{slug}"), "reason": "not yet graded"}));
+                blockers
+                    .push(json!({"node": format!("schemas.{slug}"), "reason": "not yet graded"}));
                 json!({
                     "status": "pending",
                     "tools": tools,

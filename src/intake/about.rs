@@ -55,11 +55,7 @@ pub fn find_about(
             "add `name: '<namespace>-about.md'` and put the file in resources/ beside the schema",
         ));
     };
-    if name.is_empty()
-        || name.contains(['/', '\\', '\0'])
-        || name == "."
-        || name == ".."
-    {
+    if name.is_empty() || name.contains(['/', '\\', '\0']) || name == "." || name == ".." {
         return Err(warn(
             format!("About resource name `{name}` is not a plain file name; not read"),
             "use a plain file name such as `<namespace>-about.md`",
@@ -72,7 +68,10 @@ pub fn find_about(
         .is_some_and(|(file, root)| file.starts_with(root));
     if !inside {
         return Err(warn(
-            format!("About file {} not found in the provider folder", path.display()),
+            format!(
+                "About file {} not found in the provider folder",
+                path.display()
+            ),
             "put the markdown file in resources/ beside the schema, or inline it as `content`",
         ));
     }
@@ -96,7 +95,10 @@ pub fn find_about(
                 "write the About text (spec ch. 11 lists what it must hold)",
             )),
             Err(err) => Err(warn(
-                format!("About file {} is not readable UTF-8 text: {err}", path.display()),
+                format!(
+                    "About file {} is not readable UTF-8 text: {err}",
+                    path.display()
+                ),
                 "save the About file as UTF-8 markdown",
             )),
         },

@@ -80,7 +80,11 @@ pub struct Applied {
 }
 
 /// Writes the scan into the island. Holds the island's write lock for the whole time.
-pub fn apply(island: &Island, scan: &ProviderScan, now: DateTime<Utc>) -> Result<Applied, IslandError> {
+pub fn apply(
+    island: &Island,
+    scan: &ProviderScan,
+    now: DateTime<Utc>,
+) -> Result<Applied, IslandError> {
     let _lock = island.lock()?;
     let ns = &scan.namespace;
     let mut applied = Applied {
@@ -97,7 +101,15 @@ pub fn apply(island: &Island, scan: &ProviderScan, now: DateTime<Utc>) -> Result
     for schema in &scan.schemas {
         applied.warnings.extend(schema.warnings.iter().cloned());
         let dir = layout::snapshots(ns, &schema.slug);
-        match write_version(island, &dir, &schema.slug, "mjs", &schema.hash8, &schema.bytes, now)? {
+        match write_version(
+            island,
+            &dir,
+            &schema.slug,
+            "mjs",
+            &schema.hash8,
+            &schema.bytes,
+            now,
+        )? {
             Written::New(path) => applied.imported.push(ImportedRow {
                 schema: schema.slug.clone(),
                 name: schema.name().to_owned(),
@@ -113,7 +125,11 @@ pub fn apply(island: &Island, scan: &ProviderScan, now: DateTime<Utc>) -> Result
         }
 
         match find_about(&schema.main, &schema.path, &scan.folder) {
-            Ok(Some(about)) => applied.about.push(write_about(island, ns, &schema.slug, &about, now)?),
+            Ok(Some(about)) => {
+                applied
+                    .about
+                    .push(write_about(island, ns, &schema.slug, &about, now)?)
+            }
             Ok(None) => {}
             Err(warning) => applied.warnings.push(warning),
         }
@@ -123,7 +139,15 @@ pub fn apply(island: &Island, scan: &ProviderScan, now: DateTime<Utc>) -> Result
         for skill in inline {
             let text = render_inline(&skill, schema, &to_rfc3339(now));
             let dir = layout::skill(ns, &schema.slug, &skill.name);
-            let written = write_version_by_hash(island, &dir, &skill.name, "mjs", &skill.hash8, text.as_bytes(), now)?;
+            let written = write_version_by_hash(
+                island,
+                &dir,
+                &skill.name,
+                "mjs",
+                &skill.hash8,
+                text.as_bytes(),
+                now,
+            )?;
             applied.normalized_skills.push(SkillRow {
                 skill_name: skill.name.clone(),
                 schema: schema.slug.clone(),
@@ -134,7 +158,8 @@ pub fn apply(island: &Island, scan: &ProviderScan, now: DateTime<Utc>) -> Result
             });
         }
 
-        let (refs, warnings) = lists::resolve(&schema.main, &schema.slug, &schema.path, &scan.folder);
+        let (refs, warnings) =
+            lists::resolve(&schema.main, &schema.slug, &schema.path, &scan.folder);
         applied.warnings.extend(warnings);
         for list in refs {
             applied.shared_lists.push(write_list(island, list, now)?);
@@ -146,7 +171,15 @@ pub fn apply(island: &Island, scan: &ProviderScan, now: DateTime<Utc>) -> Result
         applied.warnings.extend(warning);
         let slug = &scan.schemas[owner].slug;
         let dir = layout::skill(ns, slug, &skill.name);
-        let written = write_version(island, &dir, &skill.name, "mjs", &skill.hash8, &skill.bytes, now)?;
+        let written = write_version(
+            island,
+            &dir,
+            &skill.name,
+            "mjs",
+            &skill.hash8,
+            &skill.bytes,
+            now,
+        )?;
         applied.normalized_skills.push(SkillRow {
             skill_name: skill.name.clone(),
             schema: slug.clone(),
@@ -253,7 +286,15 @@ fn write_about(
     // The node implementation's aboutHash: the canonical JSON of {"about": <text>}.
     let hash = hash8(&json!({ "about": about.text }));
     let dir = layout::about(ns, slug);
-    let written = write_version(island, &dir, &format!("{ns}-about"), "md", &hash, about.text.as_bytes(), now)?;
+    let written = write_version(
+        island,
+        &dir,
+        &format!("{ns}-about"),
+        "md",
+        &hash,
+        about.text.as_bytes(),
+        now,
+    )?;
     Ok(AboutRow {
         schema: slug.to_owned(),
         hash,

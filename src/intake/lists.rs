@@ -46,7 +46,10 @@ pub fn resolve(
         let pointer = format!("/sharedLists/{index}/ref");
         let mut list = ListRef {
             name: name.to_owned(),
-            version: item.get("version").and_then(Value::as_str).map(str::to_owned),
+            version: item
+                .get("version")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
             schema: slug.to_owned(),
             source: None,
             value: None,
@@ -56,7 +59,9 @@ pub fn resolve(
             warnings.push(
                 Diagnostic::warning(
                     "IMP-WARN-009",
-                    format!("shared list reference `{name}` is not a valid list name; not looked up"),
+                    format!(
+                        "shared list reference `{name}` is not a valid list name; not looked up"
+                    ),
                     "use the list's name, e.g. `evmChains`",
                 )
                 .in_file(schema_file)

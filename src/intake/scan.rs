@@ -99,7 +99,7 @@ pub fn scan_provider(folder: &Path, allow_partial: bool) -> Result<ProviderScan,
     for (path, file_name) in candidates {
         match read_schema(&path, &file_name) {
             Ok(schema) if !slugs.insert(schema.slug.clone()) => failures.push(FileFailure {
-                file: path,
+                file: path.clone(),
                 errors: vec![Diagnostic::error(
                     "IMP-003",
                     format!(
@@ -107,7 +107,8 @@ pub fn scan_provider(folder: &Path, allow_partial: bool) -> Result<ProviderScan,
                         schema.slug
                     ),
                     "rename one of the files: slugs are the file names without leading dashes",
-                )],
+                )
+                .in_file(&path)],
             }),
             Ok(schema) => schemas.push(schema),
             Err(errors) => failures.push(FileFailure { file: path, errors }),
@@ -265,8 +266,8 @@ fn module_files(
 
 fn one_failure(file: PathBuf, diagnostic: Diagnostic) -> FileFailure {
     FileFailure {
+        errors: vec![diagnostic.in_file(&file)],
         file,
-        errors: vec![diagnostic],
     }
 }
 
@@ -281,17 +282,21 @@ fn read_bytes_and_module(path: &Path) -> Result<(Vec<u8>, Module), Vec<Diagnosti
         ));
     }
     let mut bytes = Vec::with_capacity(len as usize);
-    let read = fs::File::open(path)
-        .and_then(|file| file.take(source::MAX_MODULE_BYTES + 1).read_to_end(&mut bytes));
+    let read = fs::File::open(path).and_then(|file| {
+        file.take(source::MAX_MODULE_BYTES + 1)
+            .read_to_end(&mut bytes)
+    });
     if read.is_err() || bytes.len() as u64 > source::MAX_MODULE_BYTES {
         return Err(match source::read_module(path) {
             Err(err) => source_error(err),
-            Ok(_) => vec![Diagnostic::error(
-                "SRC-001",
-                "the file changed while it was read",
-                "re-run the import",
-            )
-            .in_file(path)],
+            Ok(_) => vec![
+                Diagnostic::error(
+                    "SRC-001",
+                    "the file changed while it was read",
+                    "re-run the import",
+                )
+                .in_file(path),
+            ],
         });
     }
     let module = match std::str::from_utf8(&bytes) {

@@ -19,7 +19,9 @@ pub enum IslandError {
         #[source]
         source: std::io::Error,
     },
-    #[error("another flowmcp-grading process is writing to the island {root} (lock {lock}{holder})")]
+    #[error(
+        "another flowmcp-grading process is writing to the island {root} (lock {lock}{holder})"
+    )]
     Locked {
         root: PathBuf,
         lock: PathBuf,

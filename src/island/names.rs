@@ -84,9 +84,7 @@ pub fn versions(dir: &Path, name: &str, ext: &str) -> Result<Vec<Found>, IslandE
             });
         }
     }
-    found.sort_by(|a, b| {
-        (a.version.at, &a.version.hash8).cmp(&(b.version.at, &b.version.hash8))
-    });
+    found.sort_by(|a, b| (a.version.at, &a.version.hash8).cmp(&(b.version.at, &b.version.hash8)));
     Ok(found)
 }
 
@@ -156,7 +154,10 @@ mod tests {
         assert_eq!(v.name, "pnl--routes");
         assert_eq!(v.hash8, "e63993e7");
         assert_eq!(v.ext, "mjs");
-        assert_eq!(v.file_name(), "pnl--routes--2026-06-04T10-15-00Z--e63993e7.mjs");
+        assert_eq!(
+            v.file_name(),
+            "pnl--routes--2026-06-04T10-15-00Z--e63993e7.mjs"
+        );
         for bad in [
             "demo--2026-06-04T10-15-00Z--E63993E7.mjs",
             "demo--2026-06-04T10-15Z--e63993e7.mjs",
@@ -185,9 +186,11 @@ mod tests {
         let latest = resolve_latest(dir.path(), "demo", "mjs").unwrap().unwrap();
         assert_eq!(latest.version.hash8, "00000000");
         assert_eq!(versions(dir.path(), "demo", "mjs").unwrap().len(), 3);
-        assert!(resolve_latest(&dir.path().join("missing"), "demo", "mjs")
-            .unwrap()
-            .is_none());
+        assert!(
+            resolve_latest(&dir.path().join("missing"), "demo", "mjs")
+                .unwrap()
+                .is_none()
+        );
     }
 
     #[test]

@@ -31,7 +31,10 @@ fn replace_swaps_in_one_step() {
     island.replace(rel, b"{\"v\":1}").unwrap();
     let path = island.replace(rel, b"{\"v\":2}").unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), b"{\"v\":2}");
-    assert_eq!(std::fs::read_dir(path.parent().unwrap()).unwrap().count(), 1);
+    assert_eq!(
+        std::fs::read_dir(path.parent().unwrap()).unwrap().count(),
+        1
+    );
 }
 
 #[test]

@@ -10,6 +10,21 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// Whether writes are made durable with fsync (default). `FLOWMCP_GRADING_FSYNC=off` (or `0`,
+/// `false`, `no`) skips the fsyncs for throwaway islands (CI fixtures, tmpfs): writes stay atomic
+/// against a killed process, but not against a power loss.
+fn durable() -> bool {
+    static DURABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DURABLE.get_or_init(|| {
+        std::env::var("FLOWMCP_GRADING_FSYNC").map_or(true, |v| {
+            !matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "off" | "0" | "false" | "no"
+            )
+        })
+    })
+}
+
 /// Test hook for the crash tests: `FLOWMCP_GRADING_TEST_WRITE_DELAY_MS` pauses every write
 /// between the synced temp file and the step that gives it its final name, so that a test can
 /// kill the process in the window that matters.
@@ -116,7 +131,7 @@ fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf, IslandError> {
             .create_new(true)
             .open(&temp)?;
         file.write_all(bytes)?;
-        file.sync_all()
+        if durable() { file.sync_all() } else { Ok(()) }
     })();
     if let Err(source) = result {
         let _ = fs::remove_file(&temp);
@@ -130,6 +145,9 @@ fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf, IslandError> {
 
 /// Makes the new directory entry durable. Best effort: not every filesystem allows it.
 fn sync_dir(dir: &Path) {
+    if !durable() {
+        return;
+    }
     if let Ok(handle) = File::open(dir) {
         let _ = handle.sync_all();
     }
