@@ -565,3 +565,29 @@ fn check_no_partial_files(island: &Path, provider: &Path) {
         }
     }
 }
+
+/// The JSON result keeps the node CLI's keys (plus `failed`, `about`, `sharedLists`, `warnings`);
+/// paths and times are filtered so the snapshot is stable.
+#[test]
+fn json_result_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let island = dir.path().join("island");
+    let out = bin()
+        .arg("--grading-data")
+        .arg(&island)
+        .args(["--json", "import", "fixtures/providers/aboutskills"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let island_text = island.display().to_string();
+    let repo_text = support::repo().display().to_string();
+    insta::with_settings!({filters => vec![
+        (island_text.as_str(), "[ISLAND]"),
+        (repo_text.as_str(), "[REPO]"),
+        (r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z", "[TS]"),
+        (r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z", "[TIME]"),
+    ]}, {
+        insta::assert_snapshot!(stdout);
+    });
+}

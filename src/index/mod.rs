@@ -22,7 +22,7 @@ pub fn rebuild_namespace(
     let index = namespace_index(island, ns, now)?;
     let mut text = serde_json::to_string_pretty(&index).unwrap_or_default();
     text.push('\n');
-    island.replace(&layout::namespace_index(ns), text.as_bytes())
+    island.replace_derived(&layout::namespace_index(ns), text.as_bytes())
 }
 
 /// The schema folders of a namespace: child folders holding a `schema/` snapshot folder.

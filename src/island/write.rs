@@ -82,7 +82,8 @@ impl Island {
     pub fn create_new(&self, rel: &Path, bytes: &[u8]) -> Result<PathBuf, IslandError> {
         let path = self.checked_path(rel)?;
         let parent = self.prepare_parent(&path)?;
-        let temp = write_temp(&path, bytes)?;
+        let sync = durable();
+        let temp = write_temp(&path, bytes, sync)?;
         test_write_delay();
         let linked = fs::hard_link(&temp, &path);
         let _ = fs::remove_file(&temp);
@@ -93,29 +94,43 @@ impl Island {
             }
             Err(source) => return Err(IslandError::Write { path, source }),
         }
-        sync_dir(&parent);
+        if sync {
+            sync_dir(&parent);
+        }
         Ok(path)
     }
 
     /// Writes `rel` in one step, replacing an older version (only for the derived files:
     /// index.json, state.json, prompts.json, grade.json).
     pub fn replace(&self, rel: &Path, bytes: &[u8]) -> Result<PathBuf, IslandError> {
+        self.replace_with(rel, bytes, durable())
+    }
+
+    /// Like `replace` for a file that is recomputed from the island on every rebuild
+    /// (`index.json`): atomic, but not fsynced — after a power loss the next rebuild restores it.
+    pub fn replace_derived(&self, rel: &Path, bytes: &[u8]) -> Result<PathBuf, IslandError> {
+        self.replace_with(rel, bytes, false)
+    }
+
+    fn replace_with(&self, rel: &Path, bytes: &[u8], sync: bool) -> Result<PathBuf, IslandError> {
         let path = self.checked_path(rel)?;
         let parent = self.prepare_parent(&path)?;
-        let temp = write_temp(&path, bytes)?;
+        let temp = write_temp(&path, bytes, sync)?;
         test_write_delay();
         if let Err(source) = fs::rename(&temp, &path) {
             let _ = fs::remove_file(&temp);
             return Err(IslandError::Write { path, source });
         }
-        sync_dir(&parent);
+        if sync {
+            sync_dir(&parent);
+        }
         Ok(path)
     }
 }
 
 /// `.<name>.tmp-<pid>-<n>` beside the final file, written and synced. It never matches the
 /// file-name grammar, so readers ignore it if a crash leaves it behind.
-fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf, IslandError> {
+fn write_temp(path: &Path, bytes: &[u8], sync: bool) -> Result<PathBuf, IslandError> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -131,7 +146,7 @@ fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf, IslandError> {
             .create_new(true)
             .open(&temp)?;
         file.write_all(bytes)?;
-        if durable() { file.sync_all() } else { Ok(()) }
+        if sync { file.sync_all() } else { Ok(()) }
     })();
     if let Err(source) = result {
         let _ = fs::remove_file(&temp);
@@ -145,9 +160,6 @@ fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf, IslandError> {
 
 /// Makes the new directory entry durable. Best effort: not every filesystem allows it.
 fn sync_dir(dir: &Path) {
-    if !durable() {
-        return;
-    }
     if let Ok(handle) = File::open(dir) {
         let _ = handle.sync_all();
     }
