@@ -13,6 +13,7 @@ pub mod island;
 pub mod json_input;
 pub mod model;
 pub mod output;
+pub mod pretest;
 pub mod schemas;
 pub mod scoring;
 pub mod source;

@@ -200,7 +200,6 @@ fn unbuilt_commands_say_so() {
         vec!["run", "demoapi", "--emit-prompts"],
         vec!["state", "demoapi"],
         vec!["export", "demoapi"],
-        vec!["deterministic", "demoapi"],
         vec!["demo"],
         vec!["report", "demoapi"],
     ] {

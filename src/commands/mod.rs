@@ -1,6 +1,7 @@
 //! One file per subcommand. Each turns checked arguments into calls of the library and returns
 //! an `Outcome` that `output` prints.
 
+mod deterministic;
 mod import;
 mod validate;
 
@@ -78,6 +79,7 @@ pub fn dispatch(cli: &Cli) -> Result<Outcome, CommandError> {
     match &cli.command {
         Command::Validate(args) => Ok(validate::run(args)),
         Command::Import(args) => import::run(args, &cli.global),
+        Command::Deterministic(args) => deterministic::run(args, &cli.global),
         other => Err(CommandError::NotImplemented(other.name())),
     }
 }

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 /// Codes: ISL-001 root unusable, ISL-002 config.json malformed, ISL-003 write failed,
 /// ISL-004 another writer holds the lock, ISL-005 a path would leave the island,
 /// ISL-006 refusing to overwrite, ISL-007 invalid name for a file or folder in the island,
-/// ISL-008 read failed.
+/// ISL-008 read failed, ISL-009 target found in neither providers/ nor selections/,
+/// ISL-010 target exists in both.
 #[derive(Debug, thiserror::Error)]
 pub enum IslandError {
     #[error("island root {path} is not usable: {reason}")]
@@ -37,6 +38,10 @@ pub enum IslandError {
         name: String,
         rule: &'static str,
     },
+    #[error("target \"{target}\" found in neither providers/ nor selections/ of {root}")]
+    TargetNotFound { target: String, root: PathBuf },
+    #[error("ambiguous target \"{0}\": it exists in both providers/ and selections/")]
+    TargetAmbiguous(String),
     #[error("reading {path} failed: {source}")]
     Read {
         path: PathBuf,
@@ -56,6 +61,8 @@ impl Coded for IslandError {
             IslandError::Exists { .. } => "ISL-006",
             IslandError::InvalidName { .. } => "ISL-007",
             IslandError::Read { .. } => "ISL-008",
+            IslandError::TargetNotFound { .. } => "ISL-009",
+            IslandError::TargetAmbiguous(_) => "ISL-010",
         }
     }
 
@@ -69,6 +76,8 @@ impl Coded for IslandError {
             IslandError::Exists { .. } => "snapshots and grading entries are never overwritten; re-run to get a new timestamp".into(),
             IslandError::InvalidName { .. } => "rename the source so that its name matches the rule".into(),
             IslandError::Read { .. } => "check that the island folder is readable".into(),
+            IslandError::TargetNotFound { .. } => "run `flowmcp-grading import <provider-path>` first, or check --grading-data".into(),
+            IslandError::TargetAmbiguous(t) => format!("pass an explicit path: providers/{t} or selections/{t}"),
         }
     }
 }

@@ -9,11 +9,13 @@ pub mod layout;
 mod lock;
 pub mod names;
 mod root;
+mod target;
 mod write;
 
 pub use error::IslandError;
 pub use lock::{DEFAULT_LOCK_WAIT_SECS, WriteLock};
 pub use root::{RootSource, home_dir, resolve_root};
+pub use target::Target;
 
 use std::path::{Path, PathBuf};
 

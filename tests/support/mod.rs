@@ -1,6 +1,8 @@
 //! Shared test data: the valid fixture entries and a table of broken variants of them.
 #![allow(dead_code)]
 
+pub mod http;
+
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
