@@ -2,6 +2,7 @@
 //! 127.0.0.8) that answer after 50 ms each, with the default limits (16 overall, 4 per host)
 //! versus one at a time. Target: under 0.8 s, against about 10 s.
 
+#[allow(dead_code)]
 #[path = "../tests/support/http.rs"]
 mod http;
 
