@@ -57,7 +57,7 @@ fn output_schema_table() {
     let bad = record(2, TestStatus::Working, json!({"items": "no"}));
     let failed = record(3, TestStatus::Failed, Value::Null);
     check(
-        &output_schema_match(&tool, &[good.clone()]),
+        &output_schema_match(&tool, std::slice::from_ref(&good)),
         Score::Pass,
         None,
     );
