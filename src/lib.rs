@@ -15,6 +15,7 @@ pub mod json_input;
 pub mod model;
 pub mod output;
 pub mod pretest;
+pub mod prompts;
 pub mod schemas;
 pub mod scoring;
 pub mod source;

@@ -3,6 +3,7 @@
 
 mod deterministic;
 mod import;
+mod run;
 mod validate;
 
 use crate::cli::{Cli, Command};
@@ -28,9 +29,24 @@ pub enum CommandError {
     Island(#[from] IslandError),
     #[error(transparent)]
     Intake(#[from] IntakeError),
+    /// Any other coded refusal (`--phase`, `--persona`, emit conflicts, …).
+    #[error("{message}")]
+    Other {
+        code: &'static str,
+        message: String,
+        fix: String,
+    },
 }
 
 impl CommandError {
+    pub fn coded(err: impl Coded) -> Self {
+        CommandError::Other {
+            code: err.code(),
+            message: err.to_string(),
+            fix: err.fix(),
+        }
+    }
+
     /// The per-file problems behind a refusal, printed under the error.
     pub fn details(&self) -> Vec<Diagnostic> {
         match self {
@@ -61,6 +77,7 @@ impl Coded for CommandError {
             CommandError::NotImplemented(_) => "CLI-001",
             CommandError::Island(err) => err.code(),
             CommandError::Intake(err) => err.code(),
+            CommandError::Other { code, .. } => code,
         }
     }
 
@@ -71,6 +88,7 @@ impl Coded for CommandError {
             }
             CommandError::Island(err) => err.fix(),
             CommandError::Intake(err) => err.fix(),
+            CommandError::Other { fix, .. } => fix.clone(),
         }
     }
 }
@@ -80,6 +98,7 @@ pub fn dispatch(cli: &Cli) -> Result<Outcome, CommandError> {
         Command::Validate(args) => Ok(validate::run(args)),
         Command::Import(args) => import::run(args, &cli.global),
         Command::Deterministic(args) => deterministic::run(args, &cli.global),
+        Command::Run(args) => run::run(args, &cli.global),
         other => Err(CommandError::NotImplemented(other.name())),
     }
 }

@@ -268,3 +268,59 @@ fn describe(err: reqwest::Error) -> String {
         format!("{kind}: {detail}")
     }
 }
+
+/// Probes URLs (HEAD, then GET when HEAD does not answer 200) with the same limits, and returns
+/// the final HTTP status or a transport error per URL, in order.
+pub fn probe_urls(urls: &[reqwest::Url], limits: &Limits) -> Vec<Result<u16, String>> {
+    if urls.is_empty() {
+        return Vec::new();
+    }
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            return urls
+                .iter()
+                .map(|_| Err(format!("cannot start the HTTP runtime: {err}")))
+                .collect();
+        }
+    };
+    runtime.block_on(async {
+        let client = match reqwest::Client::builder()
+            .connect_timeout(limits.connect_timeout)
+            .timeout(limits.total_timeout)
+            .redirect(reqwest::redirect::Policy::limited(limits.max_redirects))
+            .user_agent(concat!(
+                "flowmcp-grading/",
+                env!("CARGO_PKG_VERSION"),
+                " (docs check)"
+            ))
+            .build()
+        {
+            Ok(client) => client,
+            Err(err) => {
+                let message = format!("cannot build the HTTP client: {}", err.without_url());
+                return urls.iter().map(|_| Err(message.clone())).collect();
+            }
+        };
+        let global = Semaphore::new(limits.concurrency.max(1));
+        let futures = urls.iter().map(|url| {
+            let client = &client;
+            let global = &global;
+            async move {
+                let _slot = global.acquire().await;
+                let head = client.head(url.clone()).send().await;
+                match head {
+                    Ok(response) if response.status().as_u16() == 200 => Ok(200),
+                    _ => match client.get(url.clone()).send().await {
+                        Ok(response) => Ok(response.status().as_u16()),
+                        Err(err) => Err(describe(err)),
+                    },
+                }
+            }
+        });
+        futures_join_all(futures).await
+    })
+}

@@ -10,7 +10,7 @@ mod exec;
 pub mod keys;
 pub mod request;
 
-pub use exec::{Fetched, Limits};
+pub use exec::{Fetched, Limits, probe_urls};
 
 use crate::island::{Island, IslandError, layout};
 use crate::source::Handlers;
