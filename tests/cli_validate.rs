@@ -197,7 +197,7 @@ fn usage_errors_exit_two() {
 #[test]
 fn unbuilt_commands_say_so() {
     for args in [
-        vec!["run", "demoapi", "--emit-prompts"],
+        vec!["run", "demoapi", "--consume-scores", "scores.json"],
         vec!["state", "demoapi"],
         vec!["export", "demoapi"],
         vec!["demo"],

@@ -47,6 +47,9 @@ impl Coded for EmitError {
 }
 
 pub fn run(args: &RunArgs, global: &GlobalArgs) -> Result<Outcome, CommandError> {
+    if args.consume_scores.is_some() {
+        return Err(CommandError::NotImplemented("run --consume-scores"));
+    }
     let selector = parse_phase(args.phase.as_deref()).map_err(CommandError::coded)?;
     let persona = args
         .persona
@@ -60,9 +63,6 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> Result<Outcome, CommandError>
         Target::Provider(ns) => ns,
         Target::Selection(_) => return Err(CommandError::NotImplemented("run for a selection")),
     };
-    if args.consume_scores.is_some() {
-        return Err(CommandError::NotImplemented("run --consume-scores"));
-    }
     let prompts_rel = layout::provider(&ns).join("prompts.json");
     let state_rel = layout::provider(&ns).join("state.json");
     let prompts_path = island.root().join(&prompts_rel);
