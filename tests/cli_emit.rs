@@ -238,6 +238,19 @@ fn a_green_namespace_emits_every_area_with_code_answers() {
     let skills = &prompts["areas"][4];
     assert_eq!(skills["persona"]["lensId"], "retail");
     assert_eq!(skills["instances"][0]["skillId"], "item-scan");
+
+    let mut settings = insta::Settings::clone_current();
+    settings.add_filter(&regex_escape(&island.display().to_string()), "[ISLAND]");
+    settings.add_filter(r"http://127\.0\.0\.1:\d+", "[SERVER]");
+    settings.add_filter(r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z", "[TS]");
+    // The root holds the test server's port, so the schema hash changes from run to run.
+    settings.add_filter(r"\b[0-9a-f]{8}\b", "[HASH8]");
+    settings.bind(|| {
+        for area in prompts["areas"].as_array().unwrap() {
+            let name = format!("green_prompt_{}", area["area"].as_str().unwrap());
+            insta::assert_snapshot!(name, area["prompt"].as_str().unwrap());
+        }
+    });
 }
 
 #[test]

@@ -39,3 +39,41 @@ impl Island {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_explicit_ambiguous_and_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        let island = Island::open(dir.path()).unwrap();
+        std::fs::create_dir_all(dir.path().join("providers/both")).unwrap();
+        std::fs::create_dir_all(dir.path().join("selections/both")).unwrap();
+        std::fs::create_dir_all(dir.path().join("providers/only")).unwrap();
+        assert_eq!(
+            island.resolve_target("only").unwrap(),
+            Target::Provider("only".into())
+        );
+        assert_eq!(
+            island.resolve_target("providers/only/").unwrap(),
+            Target::Provider("only".into())
+        );
+        assert_eq!(
+            island.resolve_target("selections/both").unwrap(),
+            Target::Selection("both".into())
+        );
+        let code = |t: &str| crate::diagnostic::Coded::code(&island.resolve_target(t).unwrap_err());
+        assert_eq!(code("both"), "ISL-010");
+        for missing in [
+            "nothere",
+            "selections/only",
+            "providers/../x",
+            "../x",
+            "a/b/c",
+            "Only",
+        ] {
+            assert_eq!(code(missing), "ISL-009", "{missing}");
+        }
+    }
+}
