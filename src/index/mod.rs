@@ -4,6 +4,8 @@
 //! each schema with its newest snapshot `{file, hash}`. Rolling up grading entries into node
 //! statuses is the index issue's work and not done here.
 
+pub mod entry_reader;
+
 use crate::island::names::resolve_latest;
 use crate::island::{Island, IslandError, layout};
 use crate::source;
