@@ -70,6 +70,7 @@ pub fn run(args: &DeterministicArgs, global: &GlobalArgs) -> Result<Outcome, Com
         for result in &results {
             pretest::persist(&island, result)?;
         }
+        crate::index::rebuild_namespace(&island, &ns, chrono::Utc::now())?;
     }
     let ok = unreadable.is_empty() && !results.is_empty() && results.iter().all(|r| r.ok);
     Ok(Outcome {

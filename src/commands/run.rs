@@ -218,6 +218,7 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> Result<Outcome, CommandError>
     });
     island.replace(&prompts_rel, &pretty(&prompts))?;
     island.replace(&state_rel, &pretty(&state))?;
+    crate::index::rebuild_namespace(&island, &ns, chrono::Utc::now())?;
 
     let text = render(&ns, &task_id, &resolution, &pretests, &prompts_path);
     Ok(Outcome {
