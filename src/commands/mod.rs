@@ -4,6 +4,7 @@
 mod deterministic;
 mod import;
 mod run;
+mod state;
 mod validate;
 
 use crate::cli::{Cli, Command};
@@ -99,6 +100,7 @@ pub fn dispatch(cli: &Cli) -> Result<Outcome, CommandError> {
         Command::Import(args) => import::run(args, &cli.global),
         Command::Deterministic(args) => deterministic::run(args, &cli.global),
         Command::Run(args) => run::run(args, &cli.global),
+        Command::State(args) => state::run(args, &cli.global),
         other => Err(CommandError::NotImplemented(other.name())),
     }
 }
