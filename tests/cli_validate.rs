@@ -198,7 +198,6 @@ fn usage_errors_exit_two() {
 fn unbuilt_commands_say_so() {
     for args in [
         vec!["run", "demoapi", "--consume-scores", "scores.json"],
-        vec!["export", "demoapi"],
         vec!["demo"],
         vec!["report", "demoapi"],
     ] {
@@ -212,7 +211,7 @@ fn unbuilt_commands_say_so() {
                 "not implemented yet: {name}"
             )));
     }
-    let out = bin().args(["--json", "export", "x"]).assert().code(1);
+    let out = bin().args(["--json", "demo"]).assert().code(1);
     let result: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(result["code"], json!("CLI-001"));
     assert_eq!(result["status"], json!(false));

@@ -2,6 +2,7 @@
 //! an `Outcome` that `output` prints.
 
 mod deterministic;
+mod export;
 mod import;
 mod run;
 mod state;
@@ -101,6 +102,7 @@ pub fn dispatch(cli: &Cli) -> Result<Outcome, CommandError> {
         Command::Deterministic(args) => deterministic::run(args, &cli.global),
         Command::Run(args) => run::run(args, &cli.global),
         Command::State(args) => state::run(args, &cli.global),
+        Command::Export(args) => export::run(args, &cli.global),
         other => Err(CommandError::NotImplemented(other.name())),
     }
 }
