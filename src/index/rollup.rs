@@ -2,7 +2,7 @@
 //! the grading entries in the `_gradings/` folders, the pretest's blockers, schema-hash
 //! invalidation, and the rollup status and grade.
 
-use super::entry_reader::{ReadEntry, read_entry};
+use super::entry_reader::{ReadEntry, parse_entry_name, read_entry};
 use crate::grading::{EntryFacts, node_status};
 use crate::island::names::resolve_latest;
 use crate::island::{Island, IslandError, layout};
@@ -26,20 +26,41 @@ impl Node {
     }
 }
 
-/// Every entry file of `area` in `dir` (a `_gradings/` folder), read leniently.
-fn entries(dir: &Path, area: Area, current_hash: &str) -> Vec<ReadEntry> {
+/// Every entry file of `area` in `dir` (a `_gradings/` folder), read leniently, oldest first,
+/// and the reason of the first stray file: a `.json` file of an area that does not belong in
+/// this folder (`allowed`), or whose name does not follow the grammar.
+fn entries(
+    dir: &Path,
+    area: Area,
+    allowed: &[Area],
+    current_hash: &str,
+) -> (Vec<ReadEntry>, Option<String>) {
     let Ok(listing) = std::fs::read_dir(dir) else {
-        return Vec::new();
+        return (Vec::new(), None);
     };
-    let prefix = format!("{}--", area.as_str());
-    let mut found: Vec<ReadEntry> = listing
+    let mut names: Vec<String> = listing
         .flatten()
         .filter_map(|e| e.file_name().to_str().map(str::to_owned))
-        .filter(|n| n.starts_with(&prefix) && n.ends_with(".json"))
-        .map(|n| read_entry(&dir.join(n), area, current_hash))
+        .filter(|n| n.ends_with(".json") && !n.starts_with('.'))
         .collect();
+    names.sort();
+    let mut found = Vec::new();
+    let mut stray = None;
+    for name in names {
+        match parse_entry_name(&name) {
+            Some(parsed) if parsed.area == area => {
+                found.push(read_entry(&dir.join(&name), area, current_hash))
+            }
+            Some(parsed) if allowed.contains(&parsed.area) => {}
+            _ => {
+                if stray.is_none() {
+                    stray = read_entry(&dir.join(&name), area, current_hash).blocked;
+                }
+            }
+        }
+    }
     found.sort_by_key(|e| e.name.as_ref().map(|n| n.at));
-    found
+    (found, stray)
 }
 
 /// The node for the entries of one primitive. `current_hash` invalidates gradings of an older
@@ -51,10 +72,16 @@ fn node(
     pretest_block: Option<&str>,
     provider: &Path,
 ) -> Node {
-    let read = entries(dir, area, current_hash.unwrap_or(""));
+    let allowed: &[Area] = match area {
+        Area::NamespaceDescription | Area::ToolsAggregateNamespace => {
+            &[Area::NamespaceDescription, Area::ToolsAggregateNamespace]
+        }
+        _ => &[],
+    };
+    let (read, stray) = entries(dir, area, allowed, current_hash.unwrap_or(""));
     let facts: Vec<EntryFacts> = read.iter().filter_map(|e| e.facts.clone()).collect();
     let newest = read.last();
-    let entry_block = newest.and_then(|e| e.blocked.clone());
+    let entry_block = newest.and_then(|e| e.blocked.clone()).or(stray);
     let blocked = entry_block.as_deref().or(pretest_block);
     let mut verdict = node_status(&facts, current_hash, blocked);
     if read.is_empty() && blocked.is_none() {
