@@ -4,6 +4,7 @@
 //! `entry_reader.rs`); the index is always recomputed from disk and replaced atomically.
 
 pub mod entry_reader;
+pub mod proof;
 pub mod rollup;
 
 use crate::island::{Island, IslandError, layout};
