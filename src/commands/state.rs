@@ -131,6 +131,9 @@ fn render(ns: &str, result: &Value) -> String {
         if let Some(reason) = node["reason"].as_str() {
             let _ = write!(text, " — {reason}");
         }
+        if let Some(due) = node["regradeDue"].as_str() {
+            let _ = write!(text, " [stale: {due}]");
+        }
         let _ = writeln!(text);
     };
     for (slug, schema) in index["schemas"].as_object().into_iter().flatten() {

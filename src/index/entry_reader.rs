@@ -58,6 +58,8 @@ pub struct ReadEntry {
     pub blocked: Option<String>,
     /// How the entry was read, when not as one of ours.
     pub note: Option<String>,
+    /// Answers past their aging window now (this project's entries only).
+    pub stale: Vec<String>,
 }
 
 /// Reads the entry at `path`, which sits in a `_gradings/` folder of area `folder_area`.
@@ -71,6 +73,7 @@ pub fn read_entry(path: &Path, folder_area: Area, current_hash: &str) -> ReadEnt
         normalized_score: None,
         blocked: None,
         note: None,
+        stale: Vec::new(),
     };
     let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let Some(name) = parse_entry_name(file_name) else {
@@ -120,6 +123,22 @@ pub fn read_entry(path: &Path, folder_area: Area, current_hash: &str) -> ReadEnt
                     entry.aggregate_grade,
                     outcome.aggregate.map(|g| g.to_string()).unwrap_or_default()
                 ));
+            }
+            let now = Utc::now();
+            for answer in &entry.gradings {
+                let class = crate::prompts::catalogue::aging_class(&answer.question_id);
+                if let Some(answered) = crate::timestamp::parse_rfc3339(&answer.timestamp)
+                    && crate::scoring::age_score(
+                        answer.score,
+                        class,
+                        answered,
+                        now,
+                        &crate::scoring::AGING_DEFAULTS,
+                    ) == crate::model::Score::Stale
+                    && answer.score != crate::model::Score::Stale
+                {
+                    read.stale.push(answer.question_id.clone());
+                }
             }
             read.facts = Some(EntryFacts {
                 at,
@@ -239,6 +258,25 @@ mod tests {
         );
         assert!(read.raw_grade.is_some() && read.normalized_score.is_some());
         assert_eq!(read.note, None);
+        // The spec example was answered in May 2026: its live-API answers have aged since.
+        let api_answers: Vec<String> = entry["gradings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|g| g["questionId"].as_str())
+            .filter(|id| id.contains("api-availability") || *id == "Q-single-test-01")
+            .map(str::to_owned)
+            .collect();
+        assert!(!api_answers.is_empty());
+        if chrono::Utc::now() > crate::timestamp::parse_rfc3339("2026-06-13T00:00:00Z").unwrap() {
+            for id in &api_answers {
+                assert!(
+                    read.stale.contains(id),
+                    "{id} should be stale: {:?}",
+                    read.stale
+                );
+            }
+        }
     }
 
     #[test]

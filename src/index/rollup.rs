@@ -117,6 +117,13 @@ fn node(
         if let Some(note) = &entry.note {
             value["note"] = json!(note);
         }
+        if !entry.stale.is_empty() {
+            value["stale"] = json!(entry.stale);
+            value["regradeDue"] = json!(format!(
+                "answers past their aging window: {} (a scheduled re-grading is due: `--regrade scheduled`)",
+                entry.stale.join(", ")
+            ));
+        }
     }
     Node {
         status: verdict.status,
@@ -583,6 +590,34 @@ mod tests {
         assert_eq!(index["schemas"]["tinyapi"]["status"], "blocked");
         assert_eq!(index["status"], "blocked");
         assert!(index["blockers"].as_array().unwrap().len() >= 3);
+    }
+
+    #[test]
+    fn aged_answers_are_reported_with_the_due_regrade() {
+        let f = tinyapi();
+        let entry = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("fixtures/entries/valid/spec-autonomous.json"),
+        )
+        .unwrap()
+        .replace("a1b2c3d4", &f.hash);
+        let dir = f
+            .island
+            .root()
+            .join("providers/tinyapi/tinyapi/tools/listStations/_gradings");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("single-test--2026-05-29T10-00-00Z.json"), entry).unwrap();
+        let index = f.index();
+        let node = &index["schemas"]["tinyapi"]["tools"]["listStations"];
+        assert_eq!(node["status"], "stable", "{node}");
+        assert_eq!(node["stale"], json!(["Q-api-availability"]), "{node}");
+        assert!(
+            node["regradeDue"]
+                .as_str()
+                .unwrap()
+                .contains("--regrade scheduled")
+        );
+        assert!(node["rawGrade"].is_string() && node["normalizedScore"].is_number());
     }
 
     #[test]

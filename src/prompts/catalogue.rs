@@ -60,6 +60,21 @@ pub fn for_area(area: Area) -> impl Iterator<Item = &'static Question> {
     all().iter().filter(move |q| q.area == area)
 }
 
+/// How an answer to `id` ages (spec ch. 08 aging): the live-API checks after the API window, the
+/// terms-of-service check after the ToS window, everything else never.
+pub fn aging_class(id: &str) -> crate::scoring::AgingClass {
+    match id {
+        "Q-single-test-01" | "Q-single-test-02" => crate::scoring::AgingClass::Api,
+        "Q-about-namespace-06" => crate::scoring::AgingClass::Tos,
+        // Ids outside the catalogue, as in the spec's examples (`Q-api-availability`, `Q-tos-…`).
+        _ if id.contains("api-availability") => crate::scoring::AgingClass::Api,
+        _ if id.contains("-tos") || id.contains("terms-of-service") || id.contains("legal") => {
+            crate::scoring::AgingClass::Tos
+        }
+        _ => crate::scoring::AgingClass::Timeless,
+    }
+}
+
 pub fn get(id: &str) -> Option<&'static Question> {
     all().iter().find(|q| q.id == id)
 }
