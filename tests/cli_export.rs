@@ -67,6 +67,14 @@ fn exports_index_and_snapshots_into_a_fresh_folder() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 
+    let proof: Value = serde_json::from_slice(
+        &fs::read(exports.join("providers/handlerstyles/grade.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(proof["proofVersion"], 1);
+    assert_eq!(proof["status"], index["status"]);
+    assert_eq!(proof["monitoring"]["githubIssue"], Value::Null);
+
     // A second export is a second folder; the first is untouched.
     let out = bin(&island)
         .args([
@@ -79,7 +87,17 @@ fn exports_index_and_snapshots_into_a_fresh_folder() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    assert_eq!(fs::read_dir(&exports).unwrap().count(), 2);
+    let folders = fs::read_dir(&exports)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("handlerstyles--")
+        })
+        .count();
+    assert_eq!(folders, 2);
 }
 
 #[test]
@@ -91,5 +109,20 @@ fn default_export_root_is_inside_the_island() {
         .assert()
         .success();
     bin(&island).args(["export", "tinyapi"]).assert().success();
-    assert_eq!(fs::read_dir(island.join("_exports")).unwrap().count(), 1);
+    assert!(
+        island
+            .join("_exports/providers/tinyapi/grade.json")
+            .is_file()
+    );
+    let folders = fs::read_dir(island.join("_exports"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("tinyapi--")
+        })
+        .count();
+    assert_eq!(folders, 1);
 }

@@ -1,7 +1,8 @@
 //! `flowmcp-grading export <target>`: a fresh folder `<exportRoot>/<target>--<timestamp>/` with
 //! `index.json` and each schema's newest snapshot as `schemas/<name>.mjs` (bytes unchanged). It is
 //! built in a temporary folder beside it and renamed into place, so it never exists half-written,
-//! and an existing folder is never overwritten (EXP-003). The island is not modified.
+//! and an existing folder is never overwritten (EXP-003). The island is not modified. The
+//! provider proof `<exportRoot>/providers/<ns>/grade.json` is (re)written beside the exports.
 
 use super::{CommandError, Outcome};
 use crate::cli::{ExportArgs, GlobalArgs};
@@ -131,12 +132,20 @@ pub fn run(args: &ExportArgs, global: &GlobalArgs) -> Result<Outcome, CommandErr
             return Err(err);
         }
     };
+    let generated_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let proof = crate::index::proof::write(&export_root, &index, &generated_at).map_err(|err| {
+        CommandError::coded(ExportError::Write {
+            path: export_root.join("providers").join(&ns).join("grade.json"),
+            reason: err.to_string(),
+        })
+    })?;
     Ok(Outcome {
         success: true,
         text: format!(
-            "exported namespace {ns} ({} schemas) to {}\n",
+            "exported namespace {ns} ({} schemas) to {}\nprovider proof: {}\n",
             exported.len(),
-            final_dir.display()
+            final_dir.display(),
+            proof.display()
         ),
         json: json!({
             "status": true,
@@ -144,6 +153,7 @@ pub fn run(args: &ExportArgs, global: &GlobalArgs) -> Result<Outcome, CommandErr
             "exportDir": final_dir,
             "indexExportPath": final_dir.join("index.json"),
             "schemaExports": exported,
+            "proofPath": proof,
         }),
     })
 }

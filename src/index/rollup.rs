@@ -159,6 +159,13 @@ pub fn namespace_index(
     for slug in super::schema_slugs(&provider)? {
         let schema_dir = provider.join(&slug);
         let Some(latest) = resolve_latest(&schema_dir.join("schema"), &slug, "mjs")? else {
+            let reason = "no schema snapshot (re-import the provider folder)";
+            blockers.push(json!({"node": format!("schemas.{slug}"), "reason": reason}));
+            statuses.push(NodeStatus::Blocked);
+            schemas.insert(
+                slug.clone(),
+                json!({"status": "blocked", "reason": reason, "tools": {}}),
+            );
             continue;
         };
         let hash = latest.version.hash8.clone();
@@ -618,6 +625,18 @@ mod tests {
                 .contains("--regrade scheduled")
         );
         assert!(node["rawGrade"].is_string() && node["normalizedScore"].is_number());
+    }
+
+    #[test]
+    fn a_missing_snapshot_blocks_the_schema() {
+        let f = tinyapi();
+        let dir = f.island.root().join("providers/tinyapi/tinyapi/schema");
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            std::fs::remove_file(entry.unwrap().path()).unwrap();
+        }
+        let index = f.index();
+        assert_eq!(index["schemas"]["tinyapi"]["status"], "blocked");
+        assert_eq!(index["status"], "blocked");
     }
 
     #[test]
