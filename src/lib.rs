@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod consume;
 pub mod deterministic;
 pub mod diagnostic;
 pub mod grading;
