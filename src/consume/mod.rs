@@ -259,12 +259,12 @@ fn check_answers(
             continue;
         }
         if let Some(question) = catalogue::get(id) {
-            let fits = match (question.score_type, answer.score) {
-                (_, Score::NotApplicable) => true,
-                (ScoreType::Boolean, Score::Pass | Score::Fail) => true,
-                (ScoreType::Scale, Score::Number(_)) => true,
-                _ => false,
-            };
+            let fits = matches!(
+                (question.score_type, answer.score),
+                (_, Score::NotApplicable)
+                    | (ScoreType::Boolean, Score::Pass | Score::Fail)
+                    | (ScoreType::Scale, Score::Number(_))
+            );
             if !fits {
                 let domain = match question.score_type {
                     ScoreType::Boolean => "`pass`, `fail` or `n/a`",
