@@ -28,24 +28,11 @@ pub fn rebuild_namespace(
 
 /// The schema folders of a namespace: child folders holding a `schema/` snapshot folder.
 pub fn schema_slugs(provider_dir: &Path) -> Result<Vec<String>, IslandError> {
-    let entries = match std::fs::read_dir(provider_dir) {
-        Ok(entries) => entries,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(source) => {
-            return Err(IslandError::Read {
-                path: provider_dir.to_path_buf(),
-                source,
-            });
-        }
-    };
-    let mut slugs: Vec<String> = entries
-        .flatten()
-        .filter(|e| e.path().join("schema").is_dir())
-        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+    Ok(crate::island::names::child_dirs(provider_dir)
+        .into_iter()
         .filter(|name| !name.starts_with(['_', '.']))
-        .collect();
-    slugs.sort();
-    Ok(slugs)
+        .filter(|name| provider_dir.join(name).join("schema").is_dir())
+        .collect())
 }
 
 pub(crate) fn tool_names(main: &Value) -> Vec<String> {

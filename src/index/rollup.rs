@@ -256,16 +256,7 @@ pub fn namespace_index(
             ));
         }
         let skills_dir = schema_dir.join("skills");
-        let mut names: Vec<String> = std::fs::read_dir(&skills_dir)
-            .map(|d| {
-                d.flatten()
-                    .filter(|e| e.path().is_dir())
-                    .filter_map(|e| e.file_name().to_str().map(str::to_owned))
-                    .collect()
-            })
-            .unwrap_or_default();
-        names.sort();
-        for name in names {
+        for name in crate::island::names::child_dirs(&skills_dir) {
             let n = node(
                 &skills_dir.join(&name).join(layout::GRADINGS),
                 Area::NamespaceSkills,

@@ -9,7 +9,7 @@ use super::skills::{inline_skills, owner_of, render_inline};
 use crate::diagnostic::Diagnostic;
 use crate::hash::hash8;
 use crate::index;
-use crate::island::names::{Found, Versioned, next_timestamp, versions};
+use crate::island::names::{Versioned, next_timestamp, versions};
 use crate::island::{Island, IslandError, layout};
 use crate::timestamp::to_rfc3339;
 use chrono::{DateTime, Utc};
@@ -103,11 +103,14 @@ pub fn apply(
         let dir = layout::snapshots(ns, &schema.slug);
         match write_version(
             island,
-            &dir,
-            &schema.slug,
-            "mjs",
-            &schema.hash8,
-            &schema.bytes,
+            NewVersion {
+                dir,
+                name: &schema.slug,
+                ext: "mjs",
+                hash: &schema.hash8,
+                bytes: &schema.bytes,
+            },
+            SameWhen::Bytes,
             now,
         )? {
             Written::New(path) => applied.imported.push(ImportedRow {
@@ -139,13 +142,16 @@ pub fn apply(
         for skill in inline {
             let text = render_inline(&skill, schema, &to_rfc3339(now));
             let dir = layout::skill(ns, &schema.slug, &skill.name);
-            let written = write_version_by_hash(
+            let written = write_version(
                 island,
-                &dir,
-                &skill.name,
-                "mjs",
-                &skill.hash8,
-                text.as_bytes(),
+                NewVersion {
+                    dir,
+                    name: &skill.name,
+                    ext: "mjs",
+                    hash: &skill.hash8,
+                    bytes: text.as_bytes(),
+                },
+                SameWhen::Hash,
                 now,
             )?;
             applied.normalized_skills.push(SkillRow {
@@ -173,11 +179,14 @@ pub fn apply(
         let dir = layout::skill(ns, slug, &skill.name);
         let written = write_version(
             island,
-            &dir,
-            &skill.name,
-            "mjs",
-            &skill.hash8,
-            &skill.bytes,
+            NewVersion {
+                dir,
+                name: &skill.name,
+                ext: "mjs",
+                hash: &skill.hash8,
+                bytes: &skill.bytes,
+            },
+            SameWhen::Bytes,
             now,
         )?;
         applied.normalized_skills.push(SkillRow {
@@ -210,64 +219,50 @@ impl Written {
     }
 }
 
-/// A byte copy as `<name>--<ts>--<hash8>.<ext>`, unless a version with identical bytes exists.
-/// New bytes with an existing hash (a handler or comment edit) are a new version, never an error.
+/// A new version of a file in the island: `<dir>/<name>--<ts>--<hash8>.<ext>`.
+struct NewVersion<'a> {
+    dir: PathBuf,
+    name: &'a str,
+    ext: &'a str,
+    hash: &'a str,
+    bytes: &'a [u8],
+}
+
+/// When an existing version counts as the same content.
+#[derive(Clone, Copy)]
+enum SameWhen {
+    /// Identical bytes (byte copies: new bytes with an existing hash, such as a handler or
+    /// comment edit, are a new version, never an error).
+    Bytes,
+    /// The same hash (rendered files carry an extraction time, so their bytes differ every run).
+    Hash,
+}
+
+/// Writes `version` unless the same content is there already.
 fn write_version(
     island: &Island,
-    dir: &Path,
-    name: &str,
-    ext: &str,
-    hash: &str,
-    bytes: &[u8],
+    version: NewVersion,
+    same_when: SameWhen,
     now: DateTime<Utc>,
 ) -> Result<Written, IslandError> {
-    let existing = versions(&island.root().join(dir), name, ext)?;
-    if let Some(same) = existing
-        .iter()
-        .rev()
-        .find(|f| f.version.hash8 == hash && same_bytes(&f.path, bytes))
-    {
+    let existing = versions(&island.root().join(&version.dir), version.name, version.ext)?;
+    let same = existing.iter().rev().find(|f| {
+        f.version.hash8 == version.hash
+            && match same_when {
+                SameWhen::Bytes => same_bytes(&f.path, version.bytes),
+                SameWhen::Hash => true,
+            }
+    });
+    if let Some(same) = same {
         return Ok(Written::Same(same.path.clone()));
     }
-    create_version(island, dir, name, ext, hash, bytes, &existing, now)
-}
-
-/// Like `write_version`, but content with an existing hash counts as the same (rendered files
-/// carry an extraction time, so their bytes differ on every run).
-fn write_version_by_hash(
-    island: &Island,
-    dir: &Path,
-    name: &str,
-    ext: &str,
-    hash: &str,
-    bytes: &[u8],
-    now: DateTime<Utc>,
-) -> Result<Written, IslandError> {
-    let existing = versions(&island.root().join(dir), name, ext)?;
-    if let Some(same) = existing.iter().rev().find(|f| f.version.hash8 == hash) {
-        return Ok(Written::Same(same.path.clone()));
-    }
-    create_version(island, dir, name, ext, hash, bytes, &existing, now)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn create_version(
-    island: &Island,
-    dir: &Path,
-    name: &str,
-    ext: &str,
-    hash: &str,
-    bytes: &[u8],
-    existing: &[Found],
-    now: DateTime<Utc>,
-) -> Result<Written, IslandError> {
-    let version = Versioned {
-        name: name.to_owned(),
-        at: next_timestamp(existing, now),
-        hash8: hash.to_owned(),
-        ext: ext.to_owned(),
+    let file = Versioned {
+        name: version.name.to_owned(),
+        at: next_timestamp(&existing, now),
+        hash8: version.hash.to_owned(),
+        ext: version.ext.to_owned(),
     };
-    let path = island.create_new(&dir.join(version.file_name()), bytes)?;
+    let path = island.create_new(&version.dir.join(file.file_name()), version.bytes)?;
     Ok(Written::New(path))
 }
 
@@ -288,11 +283,14 @@ fn write_about(
     let dir = layout::about(ns, slug);
     let written = write_version(
         island,
-        &dir,
-        &format!("{ns}-about"),
-        "md",
-        &hash,
-        about.text.as_bytes(),
+        NewVersion {
+            dir,
+            name: &format!("{ns}-about"),
+            ext: "md",
+            hash: &hash,
+            bytes: about.text.as_bytes(),
+        },
+        SameWhen::Bytes,
         now,
     )?;
     Ok(AboutRow {
@@ -318,7 +316,18 @@ fn write_list(island: &Island, list: ListRef, now: DateTime<Utc>) -> Result<List
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
     let dir = layout::shared_list(&list.name);
-    let written = write_version(island, &dir, &list.name, "json", hash, text.as_bytes(), now)?;
+    let written = write_version(
+        island,
+        NewVersion {
+            dir,
+            name: &list.name,
+            ext: "json",
+            hash,
+            bytes: text.as_bytes(),
+        },
+        SameWhen::Bytes,
+        now,
+    )?;
     Ok(ListRow {
         skipped: written.is_same(),
         path: Some(written.into_path()),

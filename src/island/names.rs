@@ -103,6 +103,22 @@ pub fn next_timestamp(existing: &[Found], now: DateTime<Utc>) -> DateTime<Utc> {
     }
 }
 
+/// The names of the sub-folders of `dir`, sorted (none when it does not exist; names that are
+/// not UTF-8 are left out: nothing the tool writes has one).
+pub fn child_dirs(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.path().is_dir())
+                .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
 /// A schema slug taken from a file name: `^[A-Za-z][A-Za-z0-9_-]*$`.
 pub fn is_slug(text: &str) -> bool {
     let mut chars = text.chars();

@@ -59,43 +59,9 @@ pub fn run_all(
     if requests.is_empty() {
         return Vec::new();
     }
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(err) => {
-            return requests
-                .iter()
-                .map(|_| Fetched {
-                    error: Some(format!("cannot start the HTTP runtime: {err}")),
-                    ..Fetched::default()
-                })
-                .collect();
-        }
-    };
-    runtime.block_on(run_async(requests, limits, on_done))
-}
-
-async fn run_async(
-    requests: Vec<PreparedRequest>,
-    limits: &Limits,
-    on_done: &(dyn Fn(usize, usize) + Sync),
-) -> Vec<Fetched> {
-    let client = match reqwest::Client::builder()
-        .connect_timeout(limits.connect_timeout)
-        .timeout(limits.total_timeout)
-        .redirect(reqwest::redirect::Policy::limited(limits.max_redirects))
-        .user_agent(concat!(
-            "flowmcp-grading/",
-            env!("CARGO_PKG_VERSION"),
-            " (pretest)"
-        ))
-        .build()
-    {
-        Ok(client) => client,
-        Err(err) => {
-            let message = format!("cannot build the HTTP client: {}", err.without_url());
+    let (runtime, client) = match setup(limits, "pretest") {
+        Ok(setup) => setup,
+        Err(message) => {
             return requests
                 .iter()
                 .map(|_| Fetched {
@@ -105,6 +71,38 @@ async fn run_async(
                 .collect();
         }
     };
+    runtime.block_on(run_async(client, requests, limits, on_done))
+}
+
+/// A single-threaded runtime and a client with the limits' timeouts and redirect bound.
+fn setup(
+    limits: &Limits,
+    purpose: &str,
+) -> Result<(tokio::runtime::Runtime, reqwest::Client), String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|err| format!("cannot start the HTTP runtime: {err}"))?;
+    let _context = runtime.enter();
+    let client = reqwest::Client::builder()
+        .connect_timeout(limits.connect_timeout)
+        .timeout(limits.total_timeout)
+        .redirect(reqwest::redirect::Policy::limited(limits.max_redirects))
+        .user_agent(format!(
+            "flowmcp-grading/{} ({purpose})",
+            env!("CARGO_PKG_VERSION")
+        ))
+        .build()
+        .map_err(|err| format!("cannot build the HTTP client: {}", err.without_url()))?;
+    Ok((runtime, client))
+}
+
+async fn run_async(
+    client: reqwest::Client,
+    requests: Vec<PreparedRequest>,
+    limits: &Limits,
+    on_done: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<Fetched> {
     let total = requests.len();
     let global = Arc::new(Semaphore::new(limits.concurrency.max(1)));
     let mut hosts: HashMap<String, Arc<Semaphore>> = HashMap::new();
@@ -275,36 +273,11 @@ pub fn probe_urls(urls: &[reqwest::Url], limits: &Limits) -> Vec<Result<u16, Str
     if urls.is_empty() {
         return Vec::new();
     }
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(err) => {
-            return urls
-                .iter()
-                .map(|_| Err(format!("cannot start the HTTP runtime: {err}")))
-                .collect();
-        }
+    let (runtime, client) = match setup(limits, "docs check") {
+        Ok(setup) => setup,
+        Err(message) => return urls.iter().map(|_| Err(message.clone())).collect(),
     };
     runtime.block_on(async {
-        let client = match reqwest::Client::builder()
-            .connect_timeout(limits.connect_timeout)
-            .timeout(limits.total_timeout)
-            .redirect(reqwest::redirect::Policy::limited(limits.max_redirects))
-            .user_agent(concat!(
-                "flowmcp-grading/",
-                env!("CARGO_PKG_VERSION"),
-                " (docs check)"
-            ))
-            .build()
-        {
-            Ok(client) => client,
-            Err(err) => {
-                let message = format!("cannot build the HTTP client: {}", err.without_url());
-                return urls.iter().map(|_| Err(message.clone())).collect();
-            }
-        };
         let global = Semaphore::new(limits.concurrency.max(1));
         let futures = urls.iter().map(|url| {
             let client = &client;

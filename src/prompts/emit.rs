@@ -102,17 +102,7 @@ pub fn load_namespace(island: &Island, ns: &str) -> Result<NamespaceView, Island
             view.about = Some((slug.clone(), about.path, about.version.hash8));
         }
         let skills_dir = provider_dir.join(&slug).join("skills");
-        let mut names: Vec<String> = std::fs::read_dir(&skills_dir)
-            .map(|entries| {
-                entries
-                    .flatten()
-                    .filter(|e| e.path().is_dir())
-                    .filter_map(|e| e.file_name().to_str().map(str::to_owned))
-                    .collect()
-            })
-            .unwrap_or_default();
-        names.sort();
-        for name in names {
+        for name in crate::island::names::child_dirs(&skills_dir) {
             if let Some(found) = resolve_latest(&skills_dir.join(&name), &name, "mjs")? {
                 view.skills.push(LoadedSkill {
                     schema: slug.clone(),
