@@ -46,7 +46,7 @@ impl Coded for ExportError {
 
 /// `--export-dir` (or `FLOWMCP_GRADING_EXPORT`) > `gradingExportDir` in `~/.flowmcp/config.json`
 /// > `<island>/_exports`.
-pub fn export_root(flag: Option<&Path>, island_root: &Path) -> PathBuf {
+pub(crate) fn export_root(flag: Option<&Path>, island_root: &Path) -> PathBuf {
     let cwd = std::env::current_dir().unwrap_or_default();
     if let Some(flag) = flag.filter(|p| !p.as_os_str().is_empty()) {
         return cwd.join(flag);

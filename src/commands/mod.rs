@@ -1,6 +1,7 @@
 //! One file per subcommand. Each turns checked arguments into calls of the library and returns
 //! an `Outcome` that `output` prints.
 
+mod consume;
 mod deterministic;
 mod export;
 mod import;
@@ -31,6 +32,14 @@ pub enum CommandError {
     Island(#[from] IslandError),
     #[error(transparent)]
     Intake(#[from] IntakeError),
+    /// A refusal with every problem found listed under it.
+    #[error("{message}")]
+    Rejected {
+        code: &'static str,
+        message: String,
+        fix: String,
+        details: Vec<Diagnostic>,
+    },
     /// Any other coded refusal (`--phase`, `--persona`, emit conflicts, …).
     #[error("{message}")]
     Other {
@@ -57,6 +66,7 @@ impl CommandError {
                 .iter()
                 .flat_map(|f| f.errors.iter().cloned())
                 .collect(),
+            CommandError::Rejected { details, .. } => details.clone(),
             _ => Vec::new(),
         }
     }
@@ -68,6 +78,9 @@ impl CommandError {
                 "failed",
                 serde_json::to_value(err.failures()).unwrap_or_default(),
             )),
+            CommandError::Rejected { details, .. } => {
+                Some(("errors", serde_json::to_value(details).unwrap_or_default()))
+            }
             _ => None,
         }
     }
@@ -79,7 +92,7 @@ impl Coded for CommandError {
             CommandError::NotImplemented(_) => "CLI-001",
             CommandError::Island(err) => err.code(),
             CommandError::Intake(err) => err.code(),
-            CommandError::Other { code, .. } => code,
+            CommandError::Other { code, .. } | CommandError::Rejected { code, .. } => code,
         }
     }
 
@@ -90,7 +103,7 @@ impl Coded for CommandError {
             }
             CommandError::Island(err) => err.fix(),
             CommandError::Intake(err) => err.fix(),
-            CommandError::Other { fix, .. } => fix.clone(),
+            CommandError::Other { fix, .. } | CommandError::Rejected { fix, .. } => fix.clone(),
         }
     }
 }

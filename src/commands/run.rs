@@ -47,8 +47,8 @@ impl Coded for EmitError {
 }
 
 pub fn run(args: &RunArgs, global: &GlobalArgs) -> Result<Outcome, CommandError> {
-    if args.consume_scores.is_some() {
-        return Err(CommandError::NotImplemented("run --consume-scores"));
+    if let Some(path) = &args.consume_scores {
+        return super::consume::run(args, global, path);
     }
     let selector = parse_phase(args.phase.as_deref()).map_err(CommandError::coded)?;
     let persona = args

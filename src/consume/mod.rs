@@ -8,6 +8,8 @@
 //! CNS-008 a question answered twice, CNS-009 score outside the question's domain, CNS-010 blank
 //! reasoning, CNS-011 an instance listed twice.
 
+pub mod merge;
+
 use crate::diagnostic::{Diagnostic, pointer_push};
 use crate::model::{Area, EnvelopeAnswer, Score};
 use crate::prompts::catalogue::{self, ScoreType};

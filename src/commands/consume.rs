@@ -1,0 +1,246 @@
+//! `flowmcp-grading run <target> --consume-scores <scores.json>` (stage 3): check the payload
+//! against the open emit, merge it with the CLI's answers into grading entries, validate them
+//! all, then write them (never overwriting), rebuild the index, update state.json and write the
+//! provider proof. Nothing is written when anything is wrong.
+
+use super::export::export_root;
+use super::{CommandError, Outcome};
+use crate::cli::{GlobalArgs, RegradeArg, RunArgs};
+use crate::consume::merge::{Built, Context, build_entries};
+use crate::consume::{self, MAX_SCORES_BYTES};
+use crate::index::entry_reader::parse_entry_name;
+use crate::island::{Island, IslandError, Target, layout, resolve_root};
+use crate::json_input::read_json_file;
+use crate::model::{Area, RegradingTriggerKind};
+use crate::timestamp::{to_file_ts, to_rfc3339};
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+use std::path::Path;
+
+pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome, CommandError> {
+    let (root, _) = resolve_root(global.grading_data.as_deref())?;
+    let island = Island::open_existing(&root)?;
+    let ns = match island.resolve_target(&args.target.target)? {
+        Target::Provider(ns) => ns,
+        Target::Selection(_) => {
+            return Err(CommandError::NotImplemented("consume for a selection"));
+        }
+    };
+    let payload = read_json_file(scores, MAX_SCORES_BYTES).map_err(CommandError::coded)?;
+    let provider = island.root().join(layout::provider(&ns));
+    let read = |name: &str| {
+        std::fs::read_to_string(provider.join(name))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+    };
+    let now = chrono::Utc::now();
+    let island = Island::open(&root)?;
+    let _lock = island.lock()?;
+
+    if payload.get("taskId").is_none_or(Value::is_null) {
+        // The node CLI's legacy form: only rebuild the index.
+        let index_path = crate::index::rebuild_namespace(&island, &ns, now)?;
+        return Ok(Outcome {
+            success: true,
+            text: format!(
+                "legacy payload without taskId: index rebuilt ({})\n",
+                index_path.display()
+            ),
+            json: json!({"status": true, "stage": 3, "mode": "consume-scores", "flow": "provider", "target": ns,
+                "indexPath": index_path, "acceptedAreas": null, "missingAreas": null, "taskComplete": null}),
+        });
+    }
+
+    let prompts = read("prompts.json");
+    let state = read("state.json");
+    let checked = consume::check(&payload, prompts.as_ref(), state.as_ref()).map_err(
+        |details| CommandError::Rejected {
+            code: details.first().map_or("CNS-001", |d| d.code),
+            message: format!(
+                "Consume rejected: {} problem(s) in {}; nothing was written",
+                details.len(),
+                scores.display()
+            ),
+            fix:
+                "Return the exact emitted Task-ID and area-set, every asked question answered once."
+                    .into(),
+            details,
+        },
+    )?;
+    let prompts = prompts.expect("checked");
+    let state = state.expect("checked");
+
+    let previous = |area: Area, instance: &str| {
+        newest_grading_id(
+            &provider.join(crate::consume::merge::folder_of(area, instance)),
+            area,
+        )
+    };
+    let trigger = match args.regrade {
+        Some(RegradeArg::UserReport) => RegradingTriggerKind::UserReport,
+        Some(RegradeArg::ScoringSystemBump) => RegradingTriggerKind::ScoringSystemBump,
+        Some(RegradeArg::GradingSystemBump) => RegradingTriggerKind::GradingSystemBump,
+        Some(RegradeArg::Scheduled) | None => RegradingTriggerKind::Scheduled,
+    };
+    let ctx = Context {
+        namespace: &ns,
+        now,
+        previous: &previous,
+        trigger,
+        reported_issue: args.reported_issue.clone(),
+        requested_by: args.requested_by.clone(),
+    };
+    let (built, skipped) =
+        build_entries(&checked, &prompts, &ctx).map_err(|details| CommandError::Rejected {
+            code: details.first().map_or("GRD-001", |d| d.code),
+            message: format!(
+                "{} grading entr(ies) would not be valid; nothing was written",
+                details.len()
+            ),
+            fix: "fix the answers listed above and consume again".into(),
+            details,
+        })?;
+
+    let mut written = Vec::new();
+    for entry in &built {
+        written.push(write_entry(&island, &ns, entry, now)?);
+    }
+    let index_path = crate::index::rebuild_namespace(&island, &ns, now)?;
+    let index = read("index.json").unwrap_or(Value::Null);
+
+    let emitted: Vec<String> = state["emittedAreaSet"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|a| a.as_str().map(str::to_owned))
+        .collect();
+    let mut consumed: Vec<String> = state["consumedAreas"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|a| a.as_str().map(str::to_owned))
+        .collect();
+    for area in &checked.areas {
+        if !consumed.iter().any(|c| c == area.area.as_str()) {
+            consumed.push(area.area.as_str().to_owned());
+        }
+    }
+    let missing: Vec<&String> = emitted.iter().filter(|a| !consumed.contains(a)).collect();
+    let complete = missing.is_empty();
+    let stamp = to_rfc3339(now);
+    let mut new_state = state.clone();
+    new_state["status"] = json!("graded");
+    new_state["lastUpdatedAt"] = json!(stamp);
+    new_state["rollupStatus"] = index["status"].clone();
+    new_state["rollupGrade"] = index["grade"].clone();
+    new_state["consumedAreas"] = json!(consumed);
+    new_state["missingAreas"] = json!(missing);
+    new_state["taskComplete"] = json!(complete);
+    for phase in ["scoresReceived", "gradeComputed", "indexRebuilt"] {
+        new_state["phases"][phase] = json!(stamp);
+    }
+    let mut text = serde_json::to_string_pretty(&new_state).unwrap_or_default();
+    text.push('\n');
+    island.replace(&layout::provider(&ns).join("state.json"), text.as_bytes())?;
+    let proof = crate::index::proof::write(
+        &export_root(args.export_dir.as_deref(), island.root()),
+        &index,
+        &stamp,
+    )
+    .map_err(|source| IslandError::Write {
+        path: island.root().to_path_buf(),
+        source,
+    })?;
+
+    let rows: Vec<Value> = built
+        .iter()
+        .zip(&written)
+        .map(|(b, path)| json!({"area": b.area, "instanceId": b.instance_id, "grade": b.entry.aggregate_grade, "path": path}))
+        .collect();
+    let mut out = String::new();
+    let _ = writeln!(out, "consumed {} for namespace {ns}", checked.task_id);
+    for (b, _) in built.iter().zip(&written) {
+        let _ = writeln!(
+            out,
+            "  {:26} {:32} {}",
+            b.area.as_str(),
+            b.instance_id,
+            b.entry.aggregate_grade
+        );
+    }
+    for line in &skipped {
+        let _ = writeln!(out, "  no entry: {line}");
+    }
+    let _ = writeln!(
+        out,
+        "\nrollup {} ({}); task complete: {complete}; proof {}",
+        index["status"].as_str().unwrap_or("?"),
+        index["grade"].as_str().unwrap_or("no grade"),
+        proof.display()
+    );
+    Ok(Outcome {
+        success: true,
+        text: out,
+        json: json!({
+            "status": true, "stage": 3, "mode": "consume-scores", "flow": "provider", "target": ns,
+            "taskId": checked.task_id, "rollupStatus": index["status"], "rollupGrade": index["grade"],
+            "indexPath": index_path, "proofPath": proof, "acceptedAreas": consumed, "missingAreas": missing,
+            "taskComplete": complete, "entries": rows, "notWritten": skipped,
+            "emptyAreas": checked.empty_areas,
+        }),
+    })
+}
+
+/// Writes one entry as `<prefix>--<ts>.json` (a later second when the name is taken) and its
+/// sidecar `<same name>.sidecar` beside it.
+fn write_entry(
+    island: &Island,
+    ns: &str,
+    built: &Built,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<std::path::PathBuf, CommandError> {
+    let folder = layout::provider(ns).join(&built.folder);
+    let mut text = serde_json::to_string_pretty(&built.entry).unwrap_or_default();
+    text.push('\n');
+    for offset in 0..120 {
+        let ts = to_file_ts(now + chrono::Duration::seconds(offset));
+        let name = format!("{}--{ts}.json", built.prefix);
+        match island.create_new(&folder.join(&name), text.as_bytes()) {
+            Ok(path) => {
+                let mut sidecar = serde_json::to_string_pretty(&built.sidecar).unwrap_or_default();
+                sidecar.push('\n');
+                island.create_new(&folder.join(format!("{name}.sidecar")), sidecar.as_bytes())?;
+                return Ok(path);
+            }
+            Err(IslandError::Exists { .. }) => continue,
+            Err(err) => return Err(err.into()),
+        }
+    }
+    Err(IslandError::Exists {
+        path: island.root().join(folder),
+    }
+    .into())
+}
+
+/// The gradingId of the newest entry of `area` in a `_gradings/` folder, if any.
+fn newest_grading_id(dir: &Path, area: Area) -> Option<String> {
+    let mut names: Vec<(chrono::DateTime<chrono::Utc>, String)> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .filter_map(|n| {
+            parse_entry_name(&n)
+                .filter(|p| p.area == area)
+                .map(|p| (p.at, n))
+        })
+        .collect();
+    names.sort();
+    let (_, name) = names.pop()?;
+    let value: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join(&name)).ok()?).ok()?;
+    Some(
+        value["gradingId"]
+            .as_str()
+            .map_or_else(|| name.trim_end_matches(".json").to_owned(), str::to_owned),
+    )
+}

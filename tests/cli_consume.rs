@@ -1,0 +1,272 @@
+//! The whole provider loop through the binary: import, emit against a loopback API, a scripted
+//! scores.json, consume. Entries validate (embedded schema always, the spec annex when
+//! ../shared is present), grades match hand-computed values, bad payloads change nothing.
+
+mod support;
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use support::http;
+
+fn bin(island: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("flowmcp-grading").unwrap();
+    cmd.env("HOME", "/nonexistent-home-for-tests")
+        .env_remove("FLOWMCP_GRADING_EXPORT")
+        .arg("--grading-data")
+        .arg(island);
+    cmd
+}
+
+fn tree(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.file_name().unwrap() != ".lock" {
+                files.insert(
+                    path.strip_prefix(root).unwrap().to_path_buf(),
+                    fs::read(&path).unwrap(),
+                );
+            }
+        }
+    }
+    files
+}
+
+/// A green provider on the test server: three tools, three working tests each, no About.
+fn green(dir: &Path, base: &str) -> PathBuf {
+    let provider = dir.join("loopapi");
+    fs::create_dir_all(&provider).unwrap();
+    let tool = |name: &str| {
+        format!(
+            "{name}: {{ method: 'GET', path: '/ok', description: 'Lists items.', parameters: [], tests: [{{ _description: 'a' }}, {{ _description: 'b' }}, {{ _description: 'c' }}], output: {{ mimeType: 'application/json', schema: {{ type: 'object', properties: {{ items: {{ type: 'array' }} }} }} }} }},\n"
+        )
+    };
+    fs::write(
+        provider.join("loopapi.mjs"),
+        format!(
+            "export const main = {{ namespace: 'loopapi', name: 'Loop API', description: 'A loopback API.', version: '4.0.0', docs: ['{base}/ok'], tags: [], root: '{base}', requiredServerParams: [], headers: {{}}, tools: {{ {}{}{} }} }}\n",
+            tool("listA"),
+            tool("listB"),
+            tool("listC")
+        ),
+    )
+    .unwrap();
+    provider
+}
+
+/// Answers every asked question: `scale` for 1–5 questions, `pass` for boolean ones.
+fn scripted(prompts: &Value, scale: f64) -> Value {
+    let catalogue: BTreeMap<String, String> = flowmcp_grading::prompts::catalogue::all()
+        .iter()
+        .map(|q| (q.id.clone(), format!("{:?}", q.score_type)))
+        .collect();
+    let areas: Vec<Value> = prompts["areas"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|area| {
+            let results: Vec<Value> = area["instances"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|instance| {
+                    let answers: Vec<Value> = instance["questionIds"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|q| {
+                            let id = q.as_str().unwrap();
+                            let score = if catalogue[id] == "Boolean" {
+                                json!("pass")
+                            } else {
+                                json!(scale)
+                            };
+                            json!({"questionId": id, "score": score, "reasoning": "scripted"})
+                        })
+                        .collect();
+                    json!({"instanceId": instance["instanceId"], "answers": answers})
+                })
+                .collect();
+            json!({"area": area["area"], "results": results})
+        })
+        .collect();
+    json!({"taskId": prompts["taskId"], "llmModel": "claude-opus-4", "areas": areas})
+}
+
+#[test]
+fn the_provider_loop_end_to_end() {
+    let server = http::start("127.0.0.1");
+    let dir = tempfile::tempdir().unwrap();
+    let island = dir.path().join("island");
+    let provider = green(dir.path(), &server.base);
+    bin(&island).arg("import").arg(&provider).assert().success();
+    bin(&island)
+        .args(["run", "loopapi", "--emit-prompts"])
+        .assert()
+        .success();
+    let prompts: Value =
+        serde_json::from_slice(&fs::read(island.join("providers/loopapi/prompts.json")).unwrap())
+            .unwrap();
+    let scores = dir.path().join("scores.json");
+    fs::write(&scores, scripted(&prompts, 5.0).to_string()).unwrap();
+
+    // Bad payloads first: each is refused and the island stays byte for byte the same.
+    let before = tree(&island);
+    let bad = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        fs::write(&path, text).unwrap();
+        path
+    };
+    let mut stale = scripted(&prompts, 5.0);
+    stale["taskId"] = json!("loopapi--ffffffff");
+    let big = dir.path().join("big.json");
+    fs::File::create(&big)
+        .unwrap()
+        .set_len(50 * 1024 * 1024)
+        .unwrap();
+    for (path, code) in [
+        (bad("malformed.json", "{\"taskId\": "), "JSN-001"),
+        (bad("stale.json", &stale.to_string()), "CNS-003"),
+        (
+            bad(
+                "types.json",
+                "{\"taskId\": 1, \"llmModel\": [], \"areas\": {}}",
+            ),
+            "CNS-001",
+        ),
+        (big, "FIL-003"),
+        (dir.path().to_path_buf(), "FIL-002"),
+    ] {
+        let out = bin(&island)
+            .args(["--json", "run", "loopapi", "--consume-scores"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", path.display());
+        let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["code"], code, "{}: {json}", path.display());
+        assert_eq!(
+            tree(&island),
+            before,
+            "{} changed the island",
+            path.display()
+        );
+    }
+
+    let out = bin(&island)
+        .args(["--json", "run", "loopapi", "--consume-scores"])
+        .arg(&scores)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(result["taskComplete"], true);
+    assert_eq!(result["rollupStatus"], "operational", "{result}");
+    assert_eq!(result["rollupGrade"], "B");
+    let entries: Vec<PathBuf> = result["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| PathBuf::from(e["path"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        entries.len(),
+        3 + 1 + 1 + 1,
+        "three tools, one schema, two namespace areas"
+    );
+    let annex = support::shared_reference().map(|r| {
+        let schema: Value = serde_json::from_slice(
+            &fs::read(r.join("spec-2.0.0/08-grading-model.schema.json")).unwrap(),
+        )
+        .unwrap();
+        flowmcp_grading::schemas::compile(&schema).unwrap()
+    });
+    if annex.is_none() {
+        println!("skipped the annex check: ../shared/reference is not present");
+    }
+    for path in &entries {
+        let report = flowmcp_grading::validate::validate_file(
+            path,
+            Some(flowmcp_grading::validate::Kind::Entry),
+        );
+        assert!(report.valid, "{}: {:?}", path.display(), report.diagnostics);
+        let entry: Value = serde_json::from_slice(&fs::read(path).unwrap()).unwrap();
+        if let Some(annex) = &annex {
+            let errors: Vec<String> = annex.iter_errors(&entry).map(|e| e.to_string()).collect();
+            assert!(errors.is_empty(), "{}: {errors:?}", path.display());
+        }
+        // Hand-computed: every scorable answer is 5 or pass → mean 5.0 → raw A, trimmed to B.
+        assert_eq!(entry["aggregateGrade"], "B", "{}", path.display());
+        assert!(
+            path.with_file_name(format!(
+                "{}.sidecar",
+                path.file_name().unwrap().to_str().unwrap()
+            ))
+            .is_file()
+        );
+    }
+    let index: Value =
+        serde_json::from_slice(&fs::read(island.join("providers/loopapi/index.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        index["schemas"]["loopapi"]["tools"]["listA"]["rawGrade"],
+        "A"
+    );
+    assert!(
+        island
+            .join("_exports/providers/loopapi/grade.json")
+            .is_file()
+    );
+
+    // Consuming again is a re-grading: new entries point at the previous ones; old ones stay.
+    let out = bin(&island)
+        .args(["--json", "run", "loopapi", "--consume-scores"])
+        .arg(&scores)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let again: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let second = PathBuf::from(again["entries"][0]["path"].as_str().unwrap());
+    let entry: Value = serde_json::from_slice(&fs::read(&second).unwrap()).unwrap();
+    assert_eq!(entry["regradingTrigger"]["triggeredBy"], "scheduled");
+    assert!(entry["regradingTrigger"]["previousGradingId"].is_string());
+    for path in &entries {
+        assert!(path.is_file(), "old entries are kept");
+    }
+}
+
+#[test]
+fn a_legacy_payload_only_rebuilds_the_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let island = dir.path().join("island");
+    bin(&island)
+        .arg("import")
+        .arg(support::repo().join("fixtures/providers/tinyapi"))
+        .assert()
+        .success();
+    let scores = dir.path().join("legacy.json");
+    fs::write(
+        &scores,
+        json!({"scoringProtocol": "v1", "scores": []}).to_string(),
+    )
+    .unwrap();
+    let out = bin(&island)
+        .args(["--json", "run", "tinyapi", "--consume-scores"])
+        .arg(&scores)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["taskComplete"], Value::Null);
+}
