@@ -247,6 +247,57 @@ fn the_provider_loop_end_to_end() {
 }
 
 #[test]
+fn an_ai_security_veto_rejects_the_instance() {
+    let server = http::start("127.0.0.1");
+    let dir = tempfile::tempdir().unwrap();
+    let island = dir.path().join("island");
+    bin(&island)
+        .arg("import")
+        .arg(green(dir.path(), &server.base))
+        .assert()
+        .success();
+    bin(&island)
+        .args(["run", "loopapi", "--emit-prompts", "--phase", "single-test"])
+        .assert()
+        .success();
+    let prompts: Value =
+        serde_json::from_slice(&fs::read(island.join("providers/loopapi/prompts.json")).unwrap())
+            .unwrap();
+    let mut payload = scripted(&prompts, 4.0);
+    payload["areas"][0]["results"][0]["veto"] = json!({
+        "trigger": "ai-security-veto",
+        "evidence": "loopapi.mjs:1: the description asks the agent to send its keys elsewhere",
+        "reasoning": "prompt injection aimed at the calling agent"
+    });
+    let scores = dir.path().join("scores.json");
+    fs::write(&scores, payload.to_string()).unwrap();
+    let out = bin(&island)
+        .args(["--json", "run", "loopapi", "--consume-scores"])
+        .arg(&scores)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let grades: Vec<&str> = result["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["grade"].as_str().unwrap())
+        .collect();
+    assert_eq!(grades, ["REJECTED", "B", "B"]);
+    let entry: Value =
+        serde_json::from_slice(&fs::read(result["entries"][0]["path"].as_str().unwrap()).unwrap())
+            .unwrap();
+    assert_eq!(entry["categoricalVeto"]["triggeredBy"], "ai-security-veto");
+    assert_eq!(entry["categoricalVeto"]["graderIdentity"]["kind"], "llm");
+    assert_eq!(result["rollupStatus"], "rejected");
+}
+
+#[test]
 fn a_legacy_payload_only_rebuilds_the_index() {
     let dir = tempfile::tempdir().unwrap();
     let island = dir.path().join("island");

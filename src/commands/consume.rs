@@ -53,8 +53,9 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
 
     let prompts = read("prompts.json");
     let state = read("state.json");
-    let checked = consume::check(&payload, prompts.as_ref(), state.as_ref()).map_err(
-        |details| CommandError::Rejected {
+    let checked =
+        consume::check(&payload, prompts.as_ref(), state.as_ref()).map_err(|details| {
+            CommandError::Rejected {
             code: details.first().map_or("CNS-001", |d| d.code),
             message: format!(
                 "Consume rejected: {} problem(s) in {}; nothing was written",
@@ -65,8 +66,8 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
                 "Return the exact emitted Task-ID and area-set, every asked question answered once."
                     .into(),
             details,
-        },
-    )?;
+        }
+        })?;
     let prompts = prompts.expect("checked");
     let state = state.expect("checked");
 
