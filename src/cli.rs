@@ -4,10 +4,16 @@ use crate::validate::Kind;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+/// `--version`: the tool and the versions of the rules it grades by.
+pub const LONG_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (gradingSpec/2.0.0, scoringSystem/1.0.0, gradingSystem/1.0.0)"
+);
+
 #[derive(Debug, Parser)]
 #[command(
     name = "flowmcp-grading",
-    version,
+    version = LONG_VERSION,
     about = "Grade FlowMCP schemas and selections per the FlowMCP Grading-Spec 2.0.0",
     long_about = "Grade FlowMCP schemas and selections per the FlowMCP Grading-Spec 2.0.0.\n\n\
         The loop: `import` a provider folder into the island (stage 0), `run --emit-prompts` \
@@ -237,6 +243,17 @@ pub enum RegradeArg {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn version_names_the_rule_versions() {
+        for part in [
+            crate::model::GRADING_SPEC,
+            crate::model::SCORING_SYSTEM,
+            crate::model::GRADING_SYSTEM,
+        ] {
+            assert!(LONG_VERSION.contains(part), "{part}");
+        }
+    }
     use clap::CommandFactory;
 
     #[test]
