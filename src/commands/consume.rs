@@ -65,7 +65,7 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
             fix:
                 "Return the exact emitted Task-ID and area-set, every asked question answered once."
                     .into(),
-            details,
+            details: details.into_iter().map(|d| d.in_file(scores)).collect(),
         }
         })?;
     let prompts = prompts.expect("checked");
