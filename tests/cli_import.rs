@@ -468,7 +468,11 @@ fn bad_paths_are_clear_errors() {
     let selection = dir.path().join("sel.json");
     fs::write(&selection, "{}").unwrap();
     let (exit, json, _) = import(&island, &selection, &[]);
-    assert_eq!((exit, json["code"].as_str()), (1, Some("CLI-001")));
+    assert_eq!(
+        (exit, json["code"].as_str()),
+        (1, Some("SEL-002")),
+        "an empty selection definition is refused"
+    );
     assert!(!island.exists() || tree(&island).is_empty());
 }
 
@@ -590,4 +594,39 @@ fn json_result_shape() {
     ]}, {
         insta::assert_snapshot!(stdout);
     });
+}
+
+#[test]
+fn a_selection_definition_is_checked_and_snapshotted() {
+    let dir = tempfile::tempdir().unwrap();
+    let island = dir.path().join("island");
+    let file = dir.path().join("crypto-basics.json");
+    let text = serde_json::to_string_pretty(&serde_json::json!({
+        "selectionId": "crypto-basics", "namespace": "crypto", "name": "Crypto basics",
+        "version": "flowmcp/4.0.0", "description": "Prices and chain data for crypto agents.",
+        "whenToUse": "When an agent needs spot prices and balances.",
+        "personaIds": ["ai-engineer"], "members": [{"schemaId": "tinyapi.tinyapi"}]
+    }))
+    .unwrap();
+    fs::write(&file, &text).unwrap();
+    let (code, json, stderr) = import(&island, &file, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    let path = PathBuf::from(json["snapshotPath"].as_str().unwrap());
+    assert!(path.starts_with(island.join("selections/crypto-basics/selection")));
+    assert_eq!(fs::read(&path).unwrap(), text.as_bytes());
+    let (_, again, _) = import(&island, &file, &[]);
+    assert_eq!(again["skipped"], true);
+    // A folder holding one definition works too; a broken one is refused and writes nothing.
+    let broken = dir.path().join("broken");
+    fs::create_dir(&broken).unwrap();
+    fs::write(
+        broken.join("sel.json"),
+        r#"{"selectionId": "x", "members": []}"#,
+    )
+    .unwrap();
+    let before = tree(&island);
+    let (code, json, _) = import(&island, &broken, &[]);
+    assert_eq!((code, json["code"].as_str()), (1, Some("SEL-002")));
+    assert!(json["errors"].as_array().unwrap().len() >= 5, "{json}");
+    assert_eq!(tree(&island), before);
 }

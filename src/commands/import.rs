@@ -11,9 +11,7 @@ use std::path::Path;
 
 pub fn run(args: &ImportArgs, global: &GlobalArgs) -> Result<Outcome, CommandError> {
     if is_selection_path(&args.path) {
-        return Err(CommandError::NotImplemented(
-            "import of a selection definition",
-        ));
+        return import_selection(&args.path, global);
     }
     let scan = scan_provider(&args.path, args.allow_partial)?;
     let (root, _) = resolve_root(global.grading_data.as_deref())?;
@@ -36,6 +34,56 @@ pub fn run(args: &ImportArgs, global: &GlobalArgs) -> Result<Outcome, CommandErr
             "warnings": applied.warnings,
             "gateUsed": "structural",
             "namespaceFromFolder": scan.namespace_from_folder,
+        }),
+    })
+}
+
+/// Checks a selection definition and snapshots it into `selections/<sel>/selection/`.
+fn import_selection(path: &Path, global: &GlobalArgs) -> Result<Outcome, CommandError> {
+    use crate::intake::selection::{check_selection, definition_file, snapshot_selection};
+    let file = definition_file(path).ok_or_else(|| {
+        CommandError::coded(crate::intake::IntakeError::NotFound(path.to_path_buf()))
+    })?;
+    let value =
+        crate::json_input::read_json_file(&file, 1024 * 1024).map_err(CommandError::coded)?;
+    let problems = check_selection(&value);
+    if !problems.is_empty() {
+        return Err(CommandError::Rejected {
+            code: "SEL-002",
+            message: format!(
+                "selection definition {} is not valid; nothing was written",
+                file.display()
+            ),
+            fix: "fix the fields listed above (spec chapter 16 shape)".into(),
+            details: problems.into_iter().map(|d| d.in_file(&file)).collect(),
+        });
+    }
+    let bytes = std::fs::read(&file).map_err(|source| {
+        CommandError::Island(crate::island::IslandError::Read {
+            path: file.clone(),
+            source,
+        })
+    })?;
+    let (root, _) = resolve_root(global.grading_data.as_deref())?;
+    let island = Island::open(&root)?;
+    let snapshot = snapshot_selection(&island, &value, &bytes, chrono::Utc::now())?;
+    let state = if snapshot.skipped { "unchanged" } else { "new" };
+    Ok(Outcome {
+        success: true,
+        text: format!(
+            "imported selection {} from {}\n  {state} {}  {}\n(the selection index and member resolution are not built yet)\n",
+            snapshot.selection_id,
+            file.display(),
+            snapshot.hash,
+            snapshot.path.display()
+        ),
+        json: json!({
+            "status": true,
+            "stage": 0,
+            "selectionId": snapshot.selection_id,
+            "hash": snapshot.hash,
+            "snapshotPath": snapshot.path,
+            "skipped": snapshot.skipped,
         }),
     })
 }

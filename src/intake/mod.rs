@@ -7,6 +7,7 @@ mod about;
 mod apply;
 mod lists;
 mod scan;
+pub mod selection;
 mod skills;
 
 pub use apply::{Applied, ImportedRow, SkillRow, SkippedRow, apply};
