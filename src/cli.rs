@@ -60,6 +60,12 @@ pub enum Command {
     Demo,
     /// Write a self-contained HTML report of a namespace or selection
     Report(ReportArgs),
+    /// Print a shell completion script (bash, zsh, fish, …) to stdout
+    Completions {
+        /// The shell to complete for
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 impl Command {
@@ -74,6 +80,7 @@ impl Command {
             Command::Validate(_) => "validate",
             Command::Demo => "demo",
             Command::Report(_) => "report",
+            Command::Completions { .. } => "completions",
         }
     }
 }

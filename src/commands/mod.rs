@@ -108,6 +108,20 @@ impl Coded for CommandError {
     }
 }
 
+/// The completion script of `shell`, generated from the clap tree.
+fn completions(shell: clap_complete::Shell) -> Outcome {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "flowmcp-grading", &mut script);
+    let text = String::from_utf8_lossy(&script).into_owned();
+    Outcome {
+        success: true,
+        json: serde_json::json!({"status": true, "shell": shell.to_string(), "script": text}),
+        text,
+    }
+}
+
 pub fn dispatch(cli: &Cli) -> Result<Outcome, CommandError> {
     match &cli.command {
         Command::Validate(args) => Ok(validate::run(args)),
@@ -116,6 +130,7 @@ pub fn dispatch(cli: &Cli) -> Result<Outcome, CommandError> {
         Command::Run(args) => run::run(args, &cli.global),
         Command::State(args) => state::run(args, &cli.global),
         Command::Export(args) => export::run(args, &cli.global),
+        Command::Completions { shell } => Ok(completions(*shell)),
         other => Err(CommandError::NotImplemented(other.name())),
     }
 }
