@@ -96,13 +96,13 @@ fn next_action(ns: &str, index: &Value, prompts: Option<&Value>, state: Option<&
         "status": true,
         "deterministicNow": {
             "areas": det,
-            "command": (!det.is_empty()).then(|| format!("flowmcp-grading run {ns} --emit-prompts --phase {}", phase(&det))),
+            "command": (!det.is_empty()).then(|| format!("flowmcp-grading run {ns} --emit-prompts --on-conflict overwrite --phase {}", phase(&det))),
             "free": true,
         },
         "nonDeterministic": (!non_det.is_empty()).then(|| json!({
             "areaSet": non_det,
             "taskIdPreview": task_id::generate(ns, &non_det).ok(),
-            "command": format!("flowmcp-grading run {ns} --emit-prompts --phase {}", phase(&non_det)),
+            "command": format!("flowmcp-grading run {ns} --emit-prompts --on-conflict overwrite --phase {}", phase(&non_det)),
             "free": false,
         })),
         "gated": resolution.gated,
