@@ -4,7 +4,7 @@
 use super::build::{Instance, InstanceFile};
 use super::catalogue;
 use crate::deterministic::{self, UrlProbe, VetoCandidate};
-use crate::island::names::{parse_versioned, resolve_latest};
+use crate::island::names::resolve_latest;
 use crate::island::{Island, IslandError, layout};
 use crate::model::{Area, Determinism};
 use crate::pretest::SchemaPretest;
@@ -341,9 +341,4 @@ pub fn namespace_hash(view: &NamespaceView) -> String {
         .map(|s| format!("{}.{}@{}", view.namespace, s.slug, s.hash8))
         .collect();
     crate::hash::namespace_hash(&members, view.about.as_ref().map(|(_, _, h)| h.as_str()))
-}
-
-/// The hash8 in a snapshot file name.
-pub fn snapshot_hash(path: &Path) -> Option<String> {
-    parse_versioned(path.file_name()?.to_str()?).map(|v| v.hash8)
 }
