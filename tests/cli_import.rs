@@ -614,6 +614,15 @@ fn a_selection_definition_is_checked_and_snapshotted() {
     let path = PathBuf::from(json["snapshotPath"].as_str().unwrap());
     assert!(path.starts_with(island.join("selections/crypto-basics/selection")));
     assert_eq!(fs::read(&path).unwrap(), text.as_bytes());
+    assert_eq!(
+        json["membersNotImported"],
+        serde_json::json!(["tinyapi.tinyapi"])
+    );
+    let index = support::read(&island.join("selections/crypto-basics/index.json"));
+    assert_eq!(
+        index["members"]["tinyapi.tinyapi"]["reason"],
+        "selection member, not imported"
+    );
     let (_, again, _) = import(&island, &file, &[]);
     assert_eq!(again["skipped"], true);
     // A folder holding one definition works too; a broken one is refused and writes nothing.

@@ -66,16 +66,38 @@ fn import_selection(path: &Path, global: &GlobalArgs) -> Result<Outcome, Command
     })?;
     let (root, _) = resolve_root(global.grading_data.as_deref())?;
     let island = Island::open(&root)?;
-    let snapshot = snapshot_selection(&island, &value, &bytes, chrono::Utc::now())?;
+    let now = chrono::Utc::now();
+    let snapshot = snapshot_selection(&island, &value, &bytes, now)?;
+    let index_path = {
+        let _lock = island.lock()?;
+        crate::index::selection::rebuild_selection(&island, &snapshot.selection_id, now)?
+    };
+    let index: serde_json::Value = index_path
+        .as_ref()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    let missing: Vec<String> = index["members"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(_, node)| node["reason"] == "selection member, not imported")
+        .map(|(id, _)| id.clone())
+        .collect();
     let state = if snapshot.skipped { "unchanged" } else { "new" };
     Ok(Outcome {
         success: true,
         text: format!(
-            "imported selection {} from {}\n  {state} {}  {}\n(the selection index and member resolution are not built yet)\n",
+            "imported selection {} from {}\n  {state} {}  {}\n  members not imported: {}\n",
             snapshot.selection_id,
             file.display(),
             snapshot.hash,
-            snapshot.path.display()
+            snapshot.path.display(),
+            if missing.is_empty() {
+                "none".to_owned()
+            } else {
+                missing.join(", ")
+            }
         ),
         json: json!({
             "status": true,
@@ -84,6 +106,8 @@ fn import_selection(path: &Path, global: &GlobalArgs) -> Result<Outcome, Command
             "hash": snapshot.hash,
             "snapshotPath": snapshot.path,
             "skipped": snapshot.skipped,
+            "indexPath": index_path,
+            "membersNotImported": missing,
         }),
     })
 }

@@ -6,6 +6,7 @@
 pub mod entry_reader;
 pub mod proof;
 pub mod rollup;
+pub mod selection;
 
 use crate::island::{Island, IslandError, layout};
 use chrono::{DateTime, Utc};
