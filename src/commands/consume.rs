@@ -106,8 +106,8 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
     for entry in &built {
         written.push(write_entry(&island, &ns, entry, now)?);
     }
-    let index_path = crate::index::rebuild_namespace(&island, &ns, now)?;
-    let index = read("index.json").unwrap_or(Value::Null);
+    let index = crate::index::rollup::namespace_index(&island, &ns, now)?;
+    let index_path = crate::index::write_namespace_index(&island, &ns, &index)?;
 
     let emitted: Vec<String> = state["emittedAreaSet"]
         .as_array()

@@ -22,7 +22,16 @@ pub fn rebuild_namespace(
     now: DateTime<Utc>,
 ) -> Result<PathBuf, IslandError> {
     let index = rollup::namespace_index(island, ns, now)?;
-    let mut text = serde_json::to_string_pretty(&index).unwrap_or_default();
+    write_namespace_index(island, ns, &index)
+}
+
+/// Writes an already computed namespace index atomically.
+pub fn write_namespace_index(
+    island: &Island,
+    ns: &str,
+    index: &Value,
+) -> Result<PathBuf, IslandError> {
+    let mut text = serde_json::to_string_pretty(index).unwrap_or_default();
     text.push('\n');
     island.replace_derived(&layout::namespace_index(ns), text.as_bytes())
 }
