@@ -11,7 +11,7 @@ use std::path::Path;
 
 pub fn run(args: &ImportArgs, global: &GlobalArgs) -> Result<Outcome, CommandError> {
     if is_selection_path(&args.path) {
-        return import_selection(&args.path, global);
+        return import_selection(&args.path, args.member_source.as_deref(), global);
     }
     let scan = scan_provider(&args.path, args.allow_partial)?;
     let (root, _) = resolve_root(global.grading_data.as_deref())?;
@@ -38,9 +38,16 @@ pub fn run(args: &ImportArgs, global: &GlobalArgs) -> Result<Outcome, CommandErr
     })
 }
 
-/// Checks a selection definition and snapshots it into `selections/<sel>/selection/`.
-fn import_selection(path: &Path, global: &GlobalArgs) -> Result<Outcome, CommandError> {
+/// Checks a selection definition, reads its About and skills, imports missing member
+/// namespaces from `--member-source`, then snapshots it all into `selections/<sel>/` and
+/// rebuilds the selection index. Nothing is written when any check fails.
+fn import_selection(
+    path: &Path,
+    member_source: Option<&Path>,
+    global: &GlobalArgs,
+) -> Result<Outcome, CommandError> {
     use crate::intake::selection::{check_selection, definition_file, snapshot_selection};
+    use crate::intake::selection_sources::{read_sources, write_sources};
     let file = definition_file(path).ok_or_else(|| {
         CommandError::coded(crate::intake::IntakeError::NotFound(path.to_path_buf()))
     })?;
@@ -58,6 +65,15 @@ fn import_selection(path: &Path, global: &GlobalArgs) -> Result<Outcome, Command
             details: problems.into_iter().map(|d| d.in_file(&file)).collect(),
         });
     }
+    let sources = read_sources(&file, &value).map_err(|details| CommandError::Rejected {
+        code: "SEL-003",
+        message: format!(
+            "the About or skills of selection definition {} cannot be used; nothing was written",
+            file.display()
+        ),
+        fix: "fix the files listed above".into(),
+        details,
+    })?;
     let bytes = std::fs::read(&file).map_err(|source| {
         CommandError::Island(crate::island::IslandError::Read {
             path: file.clone(),
@@ -67,38 +83,67 @@ fn import_selection(path: &Path, global: &GlobalArgs) -> Result<Outcome, Command
     let (root, _) = resolve_root(global.grading_data.as_deref())?;
     let island = Island::open(&root)?;
     let now = chrono::Utc::now();
-    let snapshot = snapshot_selection(&island, &value, &bytes, now)?;
-    let index_path = {
+    let chained = match member_source {
+        Some(source) => import_members(&island, &value, source, now)?,
+        None => Vec::new(),
+    };
+    let (snapshot, rows, index_path) = {
         let _lock = island.lock()?;
-        crate::index::selection::rebuild_selection(&island, &snapshot.selection_id, now)?
+        let snapshot = snapshot_selection(&island, &value, &bytes, now)?;
+        let rows = write_sources(&island, &snapshot.selection_id, &sources, now)?;
+        let index_path =
+            crate::index::selection::rebuild_selection(&island, &snapshot.selection_id, now)?;
+        (snapshot, rows, index_path)
     };
     let index: serde_json::Value = index_path
         .as_ref()
         .and_then(|p| std::fs::read_to_string(p).ok())
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or_default();
-    let missing: Vec<String> = index["members"]
-        .as_object()
-        .into_iter()
-        .flatten()
-        .filter(|(_, node)| node["reason"] == "selection member, not imported")
-        .map(|(id, _)| id.clone())
-        .collect();
+    let missing = crate::index::selection::members_not_imported(&index);
     let state = if snapshot.skipped { "unchanged" } else { "new" };
+    let mut text = format!(
+        "imported selection {} from {}\n  {state} {}  {}\n",
+        snapshot.selection_id,
+        file.display(),
+        snapshot.hash,
+        snapshot.path.display(),
+    );
+    for row in &rows {
+        let _ = writeln!(
+            text,
+            "  {:5} {}{}  {}  {}",
+            row.kind,
+            row.name,
+            row.level
+                .as_ref()
+                .map(|l| format!(" ({l})"))
+                .unwrap_or_default(),
+            row.hash,
+            if row.skipped { "unchanged" } else { "new" }
+        );
+    }
+    for ns in &chained {
+        let _ = writeln!(
+            text,
+            "  member namespace {ns} imported from --member-source"
+        );
+    }
+    let _ = writeln!(
+        text,
+        "  members not imported: {}",
+        if missing.is_empty() {
+            "none".to_owned()
+        } else {
+            format!(
+                "{} (pass --member-source <providers-root> to import them)",
+                missing.join(", ")
+            )
+        }
+    );
     Ok(Outcome {
         success: true,
-        text: format!(
-            "imported selection {} from {}\n  {state} {}  {}\n  members not imported: {}\n",
-            snapshot.selection_id,
-            file.display(),
-            snapshot.hash,
-            snapshot.path.display(),
-            if missing.is_empty() {
-                "none".to_owned()
-            } else {
-                missing.join(", ")
-            }
-        ),
+        text,
         json: json!({
             "status": true,
             "stage": 0,
@@ -106,10 +151,59 @@ fn import_selection(path: &Path, global: &GlobalArgs) -> Result<Outcome, Command
             "hash": snapshot.hash,
             "snapshotPath": snapshot.path,
             "skipped": snapshot.skipped,
+            "sources": rows,
+            "memberNamespacesImported": chained,
             "indexPath": index_path,
             "membersNotImported": missing,
         }),
     })
+}
+
+/// Imports each member namespace that is not in the island from `<source>/<ns>`. Every folder
+/// is found and scanned before anything is written.
+pub(crate) fn import_members(
+    island: &Island,
+    definition: &serde_json::Value,
+    source: &Path,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<Vec<String>, CommandError> {
+    let mut namespaces: Vec<String> = Vec::new();
+    for member in definition["members"].as_array().into_iter().flatten() {
+        let Some((ns, schema)) = member["schemaId"]
+            .as_str()
+            .and_then(|id| id.split_once('.'))
+        else {
+            continue;
+        };
+        let present = island
+            .root()
+            .join(crate::island::layout::schema(ns, schema))
+            .is_dir();
+        if !present && !namespaces.iter().any(|n| n == ns) {
+            crate::island::names::check_id("namespace", ns)?;
+            namespaces.push(ns.to_owned());
+        }
+    }
+    let mut scans = Vec::new();
+    for ns in &namespaces {
+        let folder = source.join(ns);
+        if !folder.is_dir() {
+            return Err(CommandError::Rejected {
+                code: "SEL-004",
+                message: format!(
+                    "member namespace `{ns}` not found under --member-source {}; nothing was written",
+                    source.display()
+                ),
+                fix: "Provide a --member-source root containing the missing member namespaces, or import them manually.".into(),
+                details: Vec::new(),
+            });
+        }
+        scans.push(scan_provider(&folder, false)?);
+    }
+    for scan in &scans {
+        apply(island, scan, now)?;
+    }
+    Ok(namespaces)
 }
 
 /// A `.json` file, or a folder with no `.mjs` modules but a `.json` file, is a selection

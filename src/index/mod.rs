@@ -4,9 +4,11 @@
 //! `entry_reader.rs`); the index is always recomputed from disk and replaced atomically.
 
 pub mod entry_reader;
+pub mod gate;
 pub mod proof;
 pub mod rollup;
 pub mod selection;
+pub mod selection_view;
 
 use crate::island::{Island, IslandError, layout};
 use chrono::{DateTime, Utc};

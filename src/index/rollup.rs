@@ -14,10 +14,10 @@ use std::path::Path;
 
 /// One node of the index.
 #[derive(Debug, Clone)]
-struct Node {
-    status: NodeStatus,
-    grade: Option<AggregateGrade>,
-    value: Value,
+pub(crate) struct Node {
+    pub status: NodeStatus,
+    pub grade: Option<AggregateGrade>,
+    pub value: Value,
 }
 
 impl Node {
@@ -65,7 +65,7 @@ fn entries(
 
 /// The node for the entries of one primitive. `current_hash` invalidates gradings of an older
 /// schema; `pretest_block` is the pretest's reason when the primitive is blocked by it.
-fn node(
+pub(crate) fn node(
     dir: &Path,
     area: Area,
     current_hash: Option<&str>,

@@ -203,16 +203,16 @@ pub fn apply(
     Ok(applied)
 }
 
-enum Written {
+pub(crate) enum Written {
     New(PathBuf),
     Same(PathBuf),
 }
 
 impl Written {
-    fn is_same(&self) -> bool {
+    pub(crate) fn is_same(&self) -> bool {
         matches!(self, Written::Same(_))
     }
-    fn into_path(self) -> PathBuf {
+    pub(crate) fn into_path(self) -> PathBuf {
         match self {
             Written::New(p) | Written::Same(p) => p,
         }
@@ -220,17 +220,17 @@ impl Written {
 }
 
 /// A new version of a file in the island: `<dir>/<name>--<ts>--<hash8>.<ext>`.
-struct NewVersion<'a> {
-    dir: PathBuf,
-    name: &'a str,
-    ext: &'a str,
-    hash: &'a str,
-    bytes: &'a [u8],
+pub(crate) struct NewVersion<'a> {
+    pub dir: PathBuf,
+    pub name: &'a str,
+    pub ext: &'a str,
+    pub hash: &'a str,
+    pub bytes: &'a [u8],
 }
 
 /// When an existing version counts as the same content.
 #[derive(Clone, Copy)]
-enum SameWhen {
+pub(crate) enum SameWhen {
     /// Identical bytes (byte copies: new bytes with an existing hash, such as a handler or
     /// comment edit, are a new version, never an error).
     Bytes,
@@ -239,7 +239,7 @@ enum SameWhen {
 }
 
 /// Writes `version` unless the same content is there already.
-fn write_version(
+pub(crate) fn write_version(
     island: &Island,
     version: NewVersion,
     same_when: SameWhen,

@@ -4,10 +4,11 @@
 //! About texts, skills and shared lists under the island's write lock, then the index.
 
 mod about;
-mod apply;
+pub(crate) mod apply;
 mod lists;
-mod scan;
+pub(crate) mod scan;
 pub mod selection;
+pub mod selection_sources;
 mod skills;
 
 pub use apply::{Applied, ImportedRow, SkillRow, SkippedRow, apply};

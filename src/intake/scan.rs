@@ -121,7 +121,7 @@ pub fn scan_provider(folder: &Path, allow_partial: bool) -> Result<ProviderScan,
         let skill_files = module_files(&skill_dir, &real_folder, &mut failures, &mut warnings)?;
         total_files += skill_files.len();
         for (path, _) in skill_files {
-            match read_skill(&path) {
+            match read_skill(&path, true) {
                 Ok(skill) => skills.push(skill),
                 Err(errors) => failures.push(FileFailure { file: path, errors }),
             }
@@ -376,7 +376,9 @@ fn import_errors(module: &Module) -> Vec<Diagnostic> {
         .collect()
 }
 
-fn read_skill(path: &Path) -> Result<ScannedSkill, Vec<Diagnostic>> {
+/// Reads a skill module. `stem_is_name`: the file name must equal the skill's `name` (provider
+/// skills); selection skills may also be named `<name>--<ts>--<hash8>.mjs`.
+pub(crate) fn read_skill(path: &Path, stem_is_name: bool) -> Result<ScannedSkill, Vec<Diagnostic>> {
     let (bytes, module) = read_bytes_and_module(path)?;
     let mut errors = import_errors(&module);
     let stem = path
@@ -407,7 +409,9 @@ fn read_skill(path: &Path) -> Result<ScannedSkill, Vec<Diagnostic>> {
         }
     };
     let name = skill.get("name").and_then(Value::as_str).unwrap_or("");
-    if !is_id(name) || name != stem {
+    let stem_ok = name == stem
+        || (!stem_is_name && stem.split("--").next().is_some_and(|first| first == name));
+    if !is_id(name) || !stem_ok {
         errors.push(
             bad(format!(
                 "skill name `{name}` must match [a-z][a-z0-9-]* and equal the file name `{stem}`"

@@ -96,7 +96,17 @@ pub fn check_selection(value: &Value) -> Vec<Diagnostic> {
     }
     match object.get("members").and_then(Value::as_array) {
         Some(members) if !members.is_empty() => {
+            let mut seen = std::collections::HashSet::new();
             for (i, member) in members.iter().enumerate() {
+                if let Some(id) = member.get("schemaId").and_then(Value::as_str)
+                    && !seen.insert(id)
+                {
+                    problem(
+                        &pointer_push("/members", i),
+                        format!("member `{id}` is listed twice"),
+                        "list each member schema once",
+                    );
+                }
                 let pointer = pointer_push("/members", i);
                 let valid = member.as_object().is_some_and(|m| {
                     m.len() == 1
@@ -122,7 +132,17 @@ pub fn check_selection(value: &Value) -> Vec<Diagnostic> {
     }
     if let Some(skills) = object.get("skills") {
         match skills.as_array() {
-            Some(list) if list.len() <= 4 => {}
+            Some(list) if list.len() <= 4 => {
+                for (i, item) in list.iter().enumerate() {
+                    if super::selection_sources::skill_file_of(item).is_none() {
+                        problem(
+                            &pointer_push("/skills", i),
+                            "a skill is `{ \"file\": \"<path to the .mjs, relative to the definition>\" }`".into(),
+                            "e.g. { \"file\": \"skills/price-entry.mjs\" }",
+                        );
+                    }
+                }
+            }
             _ => problem(
                 "/skills",
                 "`skills` is an array of at most 4 skills".into(),
@@ -162,7 +182,8 @@ pub struct SelectionSnapshot {
     pub skipped: bool,
 }
 
-/// Snapshots the definition file's bytes, unless identical bytes are there already.
+/// Snapshots the definition file's bytes, unless identical bytes are there already. The caller
+/// holds the island's lock.
 pub fn snapshot_selection(
     island: &Island,
     value: &Value,
@@ -172,8 +193,7 @@ pub fn snapshot_selection(
     let id = value["selectionId"].as_str().unwrap_or_default().to_owned();
     crate::island::names::check_id("selection id", &id)?;
     let hash = selection_hash(value);
-    let dir = layout::selection(&id).join("selection");
-    let _lock = island.lock()?;
+    let dir = layout::selection_definitions(&id);
     let existing = versions(&island.root().join(&dir), &id, "json")?;
     if let Some(same) = existing
         .iter()

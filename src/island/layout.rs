@@ -49,3 +49,23 @@ pub fn shared_list(list: &str) -> PathBuf {
 pub fn selection(sel: &str) -> PathBuf {
     [SELECTIONS, sel].iter().collect()
 }
+
+/// `selections/<sel>/selection` — the snapshots of the definition.
+pub fn selection_definitions(sel: &str) -> PathBuf {
+    selection(sel).join("selection")
+}
+
+/// `selections/<sel>/resources/about` — the selection's About (its domain-knowledge document).
+pub fn selection_about(sel: &str) -> PathBuf {
+    selection(sel).join("resources").join("about")
+}
+
+/// `selections/<sel>/skills/<skill>`
+pub fn selection_skill(sel: &str, skill: &str) -> PathBuf {
+    selection(sel).join("skills").join(skill)
+}
+
+/// `selections/<sel>/index.json`
+pub fn selection_index(sel: &str) -> PathBuf {
+    selection(sel).join(INDEX_FILE)
+}
