@@ -6,10 +6,10 @@ mod support;
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use support::http;
+use support::island::{scripted, tree};
 
 fn bin(island: &Path) -> Command {
     let mut cmd = Command::cargo_bin("flowmcp-grading").unwrap();
@@ -18,25 +18,6 @@ fn bin(island: &Path) -> Command {
         .arg("--grading-data")
         .arg(island);
     cmd
-}
-
-fn tree(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut files = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.file_name().unwrap() != ".lock" {
-                files.insert(
-                    path.strip_prefix(root).unwrap().to_path_buf(),
-                    fs::read(&path).unwrap(),
-                );
-            }
-        }
-    }
-    files
 }
 
 /// A green provider on the test server: three tools, three working tests each, no About.
@@ -59,45 +40,6 @@ fn green(dir: &Path, base: &str) -> PathBuf {
     )
     .unwrap();
     provider
-}
-
-/// Answers every asked question: `scale` for 1–5 questions, `pass` for boolean ones.
-fn scripted(prompts: &Value, scale: f64) -> Value {
-    let catalogue: BTreeMap<String, String> = flowmcp_grading::prompts::catalogue::all()
-        .iter()
-        .map(|q| (q.id.clone(), format!("{:?}", q.score_type)))
-        .collect();
-    let areas: Vec<Value> = prompts["areas"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|area| {
-            let results: Vec<Value> = area["instances"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|instance| {
-                    let answers: Vec<Value> = instance["questionIds"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|q| {
-                            let id = q.as_str().unwrap();
-                            let score = if catalogue[id] == "Boolean" {
-                                json!("pass")
-                            } else {
-                                json!(scale)
-                            };
-                            json!({"questionId": id, "score": score, "reasoning": "scripted"})
-                        })
-                        .collect();
-                    json!({"instanceId": instance["instanceId"], "answers": answers})
-                })
-                .collect();
-            json!({"area": area["area"], "results": results})
-        })
-        .collect();
-    json!({"taskId": prompts["taskId"], "llmModel": "claude-opus-4", "areas": areas})
 }
 
 #[test]

@@ -6,7 +6,7 @@
 use super::export::export_root;
 use super::{CommandError, Outcome};
 use crate::cli::{GlobalArgs, RegradeArg, RunArgs};
-use crate::consume::merge::{Built, Context, build_entries};
+use crate::consume::merge::{Built, Context, SelectionInfo, build_entries};
 use crate::consume::{self, MAX_SCORES_BYTES};
 use crate::index::entry_reader::parse_entry_name;
 use crate::island::{Island, IslandError, Target, layout, resolve_root};
@@ -20,14 +20,31 @@ use std::path::Path;
 pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome, CommandError> {
     let (root, _) = resolve_root(global.grading_data.as_deref())?;
     let island = Island::open_existing(&root)?;
-    let ns = match island.resolve_target(&args.target.target)? {
-        Target::Provider(ns) => ns,
-        Target::Selection(_) => {
-            return Err(CommandError::NotImplemented("consume for a selection"));
+    let (ns, selection) = match island.resolve_target(&args.target.target)? {
+        Target::Provider(ns) => (ns, None),
+        Target::Selection(sel) => {
+            let view = super::selection_run::require_selection(&island, &sel)?;
+            let info = SelectionInfo {
+                id: sel.clone(),
+                domain_doc_id: view.about.as_ref().and_then(|(path, _)| {
+                    path.file_name().map(|n| n.to_string_lossy().into_owned())
+                }),
+                definition_hash: view.hash().to_owned(),
+            };
+            (sel, Some(info))
         }
     };
+    let base_rel = match &selection {
+        Some(_) => layout::selection(&ns),
+        None => layout::provider(&ns),
+    };
+    let flow = if selection.is_some() {
+        "selection"
+    } else {
+        "provider"
+    };
     let payload = read_json_file(scores, MAX_SCORES_BYTES).map_err(CommandError::coded)?;
-    let provider = island.root().join(layout::provider(&ns));
+    let provider = island.root().join(&base_rel);
     let read = |name: &str| {
         std::fs::read_to_string(provider.join(name))
             .ok()
@@ -39,14 +56,18 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
 
     if payload.get("taskId").is_none_or(Value::is_null) {
         // The node CLI's legacy form: only rebuild the index.
-        let index_path = crate::index::rebuild_namespace(&island, &ns, now)?;
+        let index_path = match &selection {
+            Some(_) => crate::index::selection::rebuild_selection(&island, &ns, now)?
+                .unwrap_or_else(|| island.root().join(layout::selection_index(&ns))),
+            None => crate::index::rebuild_namespace(&island, &ns, now)?,
+        };
         return Ok(Outcome {
             success: true,
             text: format!(
                 "legacy payload without taskId: index rebuilt ({})\n",
                 index_path.display()
             ),
-            json: json!({"status": true, "stage": 3, "mode": "consume-scores", "flow": "provider", "target": ns,
+            json: json!({"status": true, "stage": 3, "mode": "consume-scores", "flow": flow, "target": ns,
                 "indexPath": index_path, "acceptedAreas": null, "missingAreas": null, "taskComplete": null}),
         });
     }
@@ -70,6 +91,19 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
         })?;
     let prompts = prompts.expect("checked");
     let state = state.expect("checked");
+    if let Some(info) = &selection
+        && state["selectionHash"].as_str() != Some(info.definition_hash.as_str())
+    {
+        return Err(CommandError::Other {
+            code: "CNS-012",
+            message: format!(
+                "the selection definition changed after this run froze its lockSnapshot (frozen {}, now {}); nothing was written",
+                state["selectionHash"].as_str().unwrap_or("?"),
+                info.definition_hash
+            ),
+            fix: "start a new run: `flowmcp-grading run selections/<sel> --emit-prompts --on-conflict overwrite` refreezes the lockSnapshot".into(),
+        });
+    }
 
     let previous = |area: Area, instance: &str| {
         newest_grading_id(
@@ -85,6 +119,7 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
     };
     let ctx = Context {
         namespace: &ns,
+        selection: selection.as_ref(),
         now,
         previous: &previous,
         trigger,
@@ -104,10 +139,25 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
 
     let mut written = Vec::new();
     for entry in &built {
-        written.push(write_entry(&island, &ns, entry, now)?);
+        written.push(write_entry(&island, &base_rel, entry, now)?);
     }
-    let index = crate::index::rollup::namespace_index(&island, &ns, now)?;
-    let index_path = crate::index::write_namespace_index(&island, &ns, &index)?;
+    let (index, index_path) = match &selection {
+        Some(_) => {
+            let index =
+                crate::index::selection::selection_index(&island, &ns, now)?.unwrap_or_default();
+            let path = crate::index::selection::write_selection_index(&island, &ns, &index)?;
+            (index, path)
+        }
+        None => {
+            let index = crate::index::rollup::namespace_index(&island, &ns, now)?;
+            let path = crate::index::write_namespace_index(&island, &ns, &index)?;
+            (index, path)
+        }
+    };
+    let changed_members = selection
+        .as_ref()
+        .map(|_| changed_after_freeze(&index))
+        .unwrap_or_default();
 
     let emitted: Vec<String> = state["emittedAreaSet"]
         .as_array()
@@ -142,16 +192,21 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
     }
     let mut text = serde_json::to_string_pretty(&new_state).unwrap_or_default();
     text.push('\n');
-    island.replace(&layout::provider(&ns).join("state.json"), text.as_bytes())?;
-    let proof = crate::index::proof::write(
-        &export_root(args.export_dir.as_deref(), island.root()),
-        &index,
-        &stamp,
-    )
-    .map_err(|source| IslandError::Write {
-        path: island.root().to_path_buf(),
-        source,
-    })?;
+    island.replace(&base_rel.join("state.json"), text.as_bytes())?;
+    let proof = match &selection {
+        Some(_) => None,
+        None => Some(
+            crate::index::proof::write(
+                &export_root(args.export_dir.as_deref(), island.root()),
+                &index,
+                &stamp,
+            )
+            .map_err(|source| IslandError::Write {
+                path: island.root().to_path_buf(),
+                source,
+            })?,
+        ),
+    };
 
     let rows: Vec<Value> = built
         .iter()
@@ -159,7 +214,12 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
         .map(|(b, path)| json!({"area": b.area, "instanceId": b.instance_id, "grade": b.entry.aggregate_grade, "path": path}))
         .collect();
     let mut out = String::new();
-    let _ = writeln!(out, "consumed {} for namespace {ns}", checked.task_id);
+    let kind = if selection.is_some() {
+        "selection"
+    } else {
+        "namespace"
+    };
+    let _ = writeln!(out, "consumed {} for {kind} {ns}", checked.task_id);
     for (b, _) in built.iter().zip(&written) {
         let _ = writeln!(
             out,
@@ -172,22 +232,31 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
     for line in &skipped {
         let _ = writeln!(out, "  no entry: {line}");
     }
+    for id in &changed_members {
+        let _ = writeln!(
+            out,
+            "  note: member {id} changed after the lockSnapshot was frozen; the next run refreezes it and the gate will see the change"
+        );
+    }
     let _ = writeln!(
         out,
-        "\nrollup {} ({}); task complete: {complete}; proof {}",
+        "\nrollup {} ({}); task complete: {complete}{}",
         index["status"].as_str().unwrap_or("?"),
         index["grade"].as_str().unwrap_or("no grade"),
-        proof.display()
+        proof
+            .as_ref()
+            .map(|p| format!("; proof {}", p.display()))
+            .unwrap_or_default()
     );
     Ok(Outcome {
         success: true,
         text: out,
         json: json!({
-            "status": true, "stage": 3, "mode": "consume-scores", "flow": "provider", "target": ns,
+            "status": true, "stage": 3, "mode": "consume-scores", "flow": flow, "target": ns,
             "taskId": checked.task_id, "rollupStatus": index["status"], "rollupGrade": index["grade"],
             "indexPath": index_path, "proofPath": proof, "acceptedAreas": consumed, "missingAreas": missing,
             "taskComplete": complete, "entries": rows, "notWritten": skipped,
-            "emptyAreas": checked.empty_areas,
+            "emptyAreas": checked.empty_areas, "membersChangedAfterFreeze": changed_members,
         }),
     })
 }
@@ -196,11 +265,11 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
 /// sidecar `<same name>.sidecar` beside it.
 fn write_entry(
     island: &Island,
-    ns: &str,
+    base_rel: &Path,
     built: &Built,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<std::path::PathBuf, CommandError> {
-    let folder = layout::provider(ns).join(&built.folder);
+    let folder = base_rel.join(&built.folder);
     let mut text = serde_json::to_string_pretty(&built.entry).unwrap_or_default();
     text.push('\n');
     for offset in 0..120 {
@@ -221,6 +290,21 @@ fn write_entry(
         path: island.root().join(folder),
     }
     .into())
+}
+
+/// Members whose schema hash in the live manifest differs from the frozen lockSnapshot.
+fn changed_after_freeze(index: &Value) -> Vec<String> {
+    index["lockSnapshot"]["members"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| {
+            let id = m["schemaId"].as_str()?;
+            let live = &index["members"][id];
+            (live["hash"] != m["schemaHash"] || live["status"] != m["gradingStatus"])
+                .then(|| id.to_owned())
+        })
+        .collect()
 }
 
 /// The gradingId of the newest entry of `area` in a `_gradings/` folder, if any.

@@ -6,6 +6,8 @@ mod deterministic;
 mod export;
 mod import;
 mod run;
+mod selection_run;
+mod selection_state;
 mod state;
 mod validate;
 

@@ -61,38 +61,16 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> Result<Outcome, CommandError>
     let island = Island::open_existing(&root)?;
     let ns = match island.resolve_target(&args.target.target)? {
         Target::Provider(ns) => ns,
-        Target::Selection(_) => return Err(CommandError::NotImplemented("run for a selection")),
+        Target::Selection(sel) => {
+            return super::selection_run::emit(args, global, &root, &sel, &selector, persona);
+        }
     };
     let prompts_rel = layout::provider(&ns).join("prompts.json");
     let state_rel = layout::provider(&ns).join("state.json");
     let prompts_path = island.root().join(&prompts_rel);
     let state_path = island.root().join(&state_rel);
-    if prompts_path.exists() {
-        let existing = std::fs::read_to_string(&prompts_path)
-            .ok()
-            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-            .and_then(|v| v.get("taskId").and_then(Value::as_str).map(str::to_owned))
-            .unwrap_or_else(|| "unknown".into());
-        match args.on_conflict {
-            OnConflict::Abort => {
-                return Err(CommandError::coded(EmitError::Exists {
-                    path: prompts_path.display().to_string(),
-                    task_id: existing,
-                }));
-            }
-            OnConflict::Skip => {
-                return Ok(Outcome {
-                    success: true,
-                    text: format!(
-                        "kept the existing handoff {} (Task-ID {existing}); nothing recomputed\n",
-                        prompts_path.display()
-                    ),
-                    json: json!({"status": true, "stage": 1, "mode": "emit-prompts", "skipped": true,
-                        "taskId": existing, "promptsPath": prompts_path, "statePath": state_path}),
-                });
-            }
-            OnConflict::Overwrite => {}
-        }
+    if let Some(kept) = conflict(&prompts_path, &state_path, args.on_conflict)? {
+        return Ok(kept);
     }
 
     let view = load_namespace(&island, &ns)?;
@@ -153,7 +131,7 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> Result<Outcome, CommandError>
         let persona = persona_for(*area, persona.as_ref(), &ns);
         let prompt = build::area_prompt(
             *area,
-            &ns,
+            &build::Target::Namespace(&ns),
             "provider side, autonomous tier, at most grade B",
             persona.as_ref(),
             &list,
@@ -236,7 +214,40 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> Result<Outcome, CommandError>
     })
 }
 
-fn area_json(
+/// The `--on-conflict` policy when a handoff exists already: abort refuses, skip keeps it
+/// (returned as the outcome), overwrite goes on (`None`).
+pub(super) fn conflict(
+    prompts_path: &std::path::Path,
+    state_path: &std::path::Path,
+    policy: OnConflict,
+) -> Result<Option<Outcome>, CommandError> {
+    if !prompts_path.exists() {
+        return Ok(None);
+    }
+    let existing = std::fs::read_to_string(prompts_path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .and_then(|v| v.get("taskId").and_then(Value::as_str).map(str::to_owned))
+        .unwrap_or_else(|| "unknown".into());
+    match policy {
+        OnConflict::Abort => Err(CommandError::coded(EmitError::Exists {
+            path: prompts_path.display().to_string(),
+            task_id: existing,
+        })),
+        OnConflict::Skip => Ok(Some(Outcome {
+            success: true,
+            text: format!(
+                "kept the existing handoff {} (Task-ID {existing}); nothing recomputed\n",
+                prompts_path.display()
+            ),
+            json: json!({"status": true, "stage": 1, "mode": "emit-prompts", "skipped": true,
+                "taskId": existing, "promptsPath": prompts_path, "statePath": state_path}),
+        })),
+        OnConflict::Overwrite => Ok(None),
+    }
+}
+
+pub(super) fn area_json(
     area: Area,
     persona: Option<&Persona>,
     list: &[Instance],
@@ -277,7 +288,7 @@ fn probe_docs(
     parsed.into_iter().map(|(u, _)| u).zip(probes).collect()
 }
 
-fn pretty(value: &Value) -> Vec<u8> {
+pub(super) fn pretty(value: &Value) -> Vec<u8> {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
     text.into_bytes()

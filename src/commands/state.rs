@@ -15,7 +15,7 @@ pub fn run(args: &TargetArgs, global: &GlobalArgs) -> Result<Outcome, CommandErr
     let island = Island::open_existing(&root)?;
     let ns = match island.resolve_target(&args.target)? {
         Target::Provider(ns) => ns,
-        Target::Selection(_) => return Err(CommandError::NotImplemented("state for a selection")),
+        Target::Selection(sel) => return super::selection_state::run(&island, &sel),
     };
     let index = crate::index::rollup::namespace_index(&island, &ns, chrono::Utc::now())?;
     let provider = island.root().join(layout::provider(&ns));

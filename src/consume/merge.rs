@@ -33,7 +33,7 @@ pub struct Built {
     pub sidecar: Value,
 }
 
-/// Where an instance's entries go, relative to the provider folder.
+/// Where an instance's entries go, relative to the provider (or selection) folder.
 pub fn folder_of(area: Area, instance_id: &str) -> PathBuf {
     let mut parts = instance_id.splitn(2, '/');
     let first = parts.next().unwrap_or_default();
@@ -43,6 +43,10 @@ pub fn folder_of(area: Area, instance_id: &str) -> PathBuf {
         Area::ToolsAggregateSchema => PathBuf::from(first),
         Area::NamespaceSkills => PathBuf::from(first).join("skills").join(second),
         Area::AboutNamespace => PathBuf::from(first).join("resources").join("about"),
+        Area::AboutSelection => PathBuf::from("resources").join("about"),
+        Area::SelectionSkillsL1 | Area::SelectionSkillsL2 | Area::SelectionSkillsL3 => {
+            PathBuf::from("skills").join(first)
+        }
         _ => PathBuf::new(),
     };
     base.join("_gradings")
@@ -56,9 +60,20 @@ fn script() -> GraderIdentity {
     }
 }
 
+/// The selection a group-bound consume grades.
+pub struct SelectionInfo {
+    pub id: String,
+    /// The resolved About (domain-knowledge document) file, recorded as `domainDocId`.
+    pub domain_doc_id: Option<String>,
+    /// The hash of the selection definition the run was frozen on.
+    pub definition_hash: String,
+}
+
 /// Options of the consume run that shape the entries.
 pub struct Context<'a> {
     pub namespace: &'a str,
+    /// Set for a selection: entries are group-bound and carry `selectionId`.
+    pub selection: Option<&'a SelectionInfo>,
     pub now: DateTime<Utc>,
     /// `previousGradingId` per (area, instance) when the instance was graded before.
     pub previous: &'a dyn Fn(Area, &str) -> Option<String>,
@@ -120,9 +135,12 @@ pub fn build_entries(
             let deterministic: Vec<EnvelopeAnswer> =
                 serde_json::from_value(instance["deterministicAnswers"].clone())
                     .unwrap_or_default();
-            let group = persona
-                .as_ref()
-                .map_or_else(|| ctx.namespace.to_owned(), |p| p.lens_id.clone());
+            let group = match (ctx.selection, &persona) {
+                (Some(sel), _) => sel.id.clone(),
+                (None, Some(p)) => p.lens_id.clone(),
+                (None, None) => ctx.namespace.to_owned(),
+            };
+            let domain_doc_id = ctx.selection.and_then(|s| s.domain_doc_id.clone());
             let persona_id = persona.as_ref().map_or_else(
                 || BasePersona::SchemaMaintainer.as_str().to_owned(),
                 |p| p.base_persona_id.as_str().to_owned(),
@@ -154,7 +172,7 @@ pub fn build_entries(
                     selection_context: llm.then(|| SelectionContext {
                         group_id: group.clone(),
                         persona_ids: vec![persona_id.clone()],
-                        domain_doc_id: None,
+                        domain_doc_id: domain_doc_id.clone(),
                     }),
                     timestamp: ts.clone(),
                     evidence: answer.evidence.clone(),
@@ -187,7 +205,11 @@ pub fn build_entries(
                         timestamp: ts.clone(),
                     })
                 });
-            let tier = Tier::Autonomous;
+            let tier = if ctx.selection.is_some() {
+                Tier::GroupBound
+            } else {
+                Tier::Autonomous
+            };
             let outcome = compute(tier, categorical_veto.as_ref(), &gradings);
             let Some(aggregate) = outcome.aggregate else {
                 skipped.push(format!(
@@ -208,11 +230,12 @@ pub fn build_entries(
             let entry = GradingEntry {
                 grading_id: format!("{hash}--{}", to_file_ts(ctx.now)),
                 schema_id: instance["schemaId"].as_str().unwrap_or_default().to_owned(),
-                selection_id: None,
+                selection_id: ctx.selection.map(|s| s.id.clone()),
                 area: area.area,
                 version: ENTRY_VERSION.into(),
                 schema_hash: hash.clone(),
-                about_hash: (area.area == Area::AboutNamespace).then(|| hash.clone()),
+                about_hash: matches!(area.area, Area::AboutNamespace | Area::AboutSelection)
+                    .then(|| hash.clone()),
                 grading_mode: GradingMode::Full,
                 grading_tier: tier,
                 harness: Harness::ClaudeCode,
@@ -224,7 +247,7 @@ pub fn build_entries(
                 categorical_veto,
                 regrading_trigger,
                 aggregate_grade: aggregate,
-                max_attainable_grade: Grade::B,
+                max_attainable_grade: Grade::max_for(tier),
             };
             let value = serde_json::to_value(&entry).unwrap_or_default();
             let (_, found) =

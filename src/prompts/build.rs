@@ -36,6 +36,13 @@ pub struct Instance {
     pub veto_candidates: Vec<Value>,
 }
 
+/// What a prompt grades: a namespace, or a selection with its context section.
+pub enum Target<'a> {
+    Namespace(&'a str),
+    /// The selection id and a markdown section with its context (may be empty).
+    Selection(&'a str, String),
+}
+
 /// The goal condition and the goal block with the `[GRADING]` surfacing lines.
 pub fn goal(flow: &str, target: &str, tier: &str, max_grade: &str) -> (String, String) {
     let condition = format!(
@@ -105,21 +112,25 @@ fn score_label(question: &Question) -> &'static str {
 /// The prompt of one area.
 pub fn area_prompt(
     area: Area,
-    namespace: &str,
+    target: &Target,
     tier_text: &str,
     persona: Option<&Persona>,
     instances: &[Instance],
     goal_block: &str,
 ) -> String {
+    let (kind, namespace) = match target {
+        Target::Namespace(ns) => ("namespace", *ns),
+        Target::Selection(sel, _) => ("selection", *sel),
+    };
     let mut text = String::new();
     let _ = writeln!(
         text,
-        "# Grading area `{}` — namespace `{namespace}`\n",
+        "# Grading area `{}` — {kind} `{namespace}`\n",
         area.as_str()
     );
     let _ = writeln!(
         text,
-        "You grade {} of the FlowMCP namespace `{namespace}` per the FlowMCP Grading-Spec 2.0.0 ({tier_text}). \
+        "You grade {} of the FlowMCP {kind} `{namespace}` per the FlowMCP Grading-Spec 2.0.0 ({tier_text}). \
          Answer only from the files listed below; they are snapshots frozen for this run.\n",
         subject(area)
     );
@@ -130,6 +141,9 @@ pub fn area_prompt(
              judge usefulness and clarity for that reader.\n",
             persona.base_persona_id, persona.lens_id
         );
+    }
+    if let Target::Selection(_, context) = target {
+        let _ = writeln!(text, "{context}");
     }
 
     let questions: Vec<&Question> = match instances.first() {

@@ -6,3 +6,4 @@ pub mod catalogue;
 pub mod emit;
 pub mod persona;
 pub mod select;
+pub mod selection;

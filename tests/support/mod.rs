@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod http;
+pub mod island;
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
