@@ -94,6 +94,19 @@ fn selection_round(island: &Path, work: &Path, sel: &str, phase: Option<&str>) -
     let (code, emitted) = json_of(&mut emit);
     assert_eq!(code, Some(0), "{emitted}");
     let prompts = support::read(&island.join(format!("selections/{sel}/prompts.json")));
+    let errors: Vec<String> = flowmcp_grading::schemas::prompts()
+        .iter_errors(&prompts)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "prompts.json is not valid: {errors:#?}");
+    for area in prompts["areas"].as_array().unwrap() {
+        for instance in area["instances"].as_array().unwrap() {
+            for file in instance["files"].as_array().unwrap() {
+                let path = file["path"].as_str().unwrap();
+                assert!(Path::new(path).is_file(), "{path} listed but missing");
+            }
+        }
+    }
     let scores = work.join(format!("{sel}-scores.json"));
     fs::write(&scores, scripted(&prompts, 5.0).to_string()).unwrap();
     let (code, consumed) = json_of(
@@ -484,6 +497,28 @@ fn thresholds_predecessors_and_bad_definitions() {
     assert_eq!(
         selection_index(&island, "five")["thresholds"]["band"],
         "reduced"
+    );
+
+    // The definition changes after the run froze its lockSnapshot: consuming that run is refused.
+    let mut changed = support::read(&five);
+    changed["description"] = json!("A selection made for a test, now changed.");
+    fs::write(&five, serde_json::to_string_pretty(&changed).unwrap()).unwrap();
+    bin(&island).arg("import").arg(&five).assert().success();
+    let before_consume = tree(&island);
+    let (code, out) = json_of(
+        bin(&island)
+            .args(["--json", "run", "selections/five", "--consume-scores"])
+            .arg(work.join("five-scores.json")),
+    );
+    assert_eq!(
+        (code, out["code"].as_str()),
+        (Some(1), Some("CNS-012")),
+        "{out}"
+    );
+    assert_eq!(
+        tree(&island),
+        before_consume,
+        "a refused consume writes nothing"
     );
 
     // Bad definitions are refused with every problem listed, and nothing is written.

@@ -191,6 +191,7 @@ pub fn emit(
         "flow": "selection",
         "tier": "group-bound",
         "maxGrade": max_grade,
+        "namespace": view.definition["namespace"].as_str().unwrap_or(sel),
         "selectionId": sel,
         "scoringProtocol": "v1",
         "maxIterations": args.max_iterations,

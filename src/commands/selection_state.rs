@@ -46,7 +46,9 @@ pub fn run(island: &Island, sel: &str) -> Result<Outcome, CommandError> {
         note = "the pre-condition gate would block: grade these member namespaces to stable first"
             .into();
         for ns in &not_stable {
-            commands.push(format!("flowmcp-grading state {ns}"));
+            commands.push(format!(
+                "flowmcp-grading run {ns} --emit-prompts   # then the harness and --consume-scores; `state {ns}` shows what is missing"
+            ));
         }
     } else if state
         .as_ref()

@@ -57,6 +57,7 @@ impl Band {
     }
 }
 
+#[derive(Debug)]
 pub struct SelectionSkillView {
     pub name: String,
     /// `L1`, `L2` or `L3` as stored in the skill; empty when unreadable.
@@ -284,5 +285,94 @@ mod tests {
         assert_eq!(Band::of(40).max_grade(), Some("A"));
         assert_eq!(Band::of(5).max_grade(), Some("B"));
         assert_eq!(Band::of(3).max_grade(), None);
+    }
+}
+
+#[cfg(test)]
+mod predecessor_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn skill(name: &str, level: &str, content: &str) -> SelectionSkillView {
+        SelectionSkillView {
+            name: name.into(),
+            level: level.into(),
+            file: PathBuf::from(format!("{name}.mjs")),
+            hash8: "aaaaaaaa".into(),
+            skill: json!({"name": name, "level": level, "content": content}),
+        }
+    }
+
+    fn view(skills: Vec<SelectionSkillView>) -> SelectionView {
+        SelectionView {
+            id: "s".into(),
+            definition: json!({}),
+            definition_file: Found {
+                path: PathBuf::from("s.json"),
+                version: crate::island::names::parse_versioned(
+                    "s--2026-01-01T00-00-00Z--aaaaaaaa.json",
+                )
+                .unwrap(),
+            },
+            about: None,
+            skills,
+        }
+    }
+
+    #[test]
+    fn predecessors_follow_the_naming_rules() {
+        let v = view(vec![
+            skill("entry", "L1", "see price-topic"),
+            skill("price-topic", "L2", "then {{skill:daily}}"),
+            skill("price", "L2", "unnamed by any L1"),
+            skill("daily", "L3", "routine"),
+            skill("dangling", "L2", "uses {{skill:ghost}}"),
+        ]);
+        let names = |r: Result<Vec<&SelectionSkillView>, String>| {
+            r.map(|p| p.iter().map(|s| s.name.clone()).collect::<Vec<_>>())
+        };
+        assert_eq!(names(v.predecessors(&v.skills[0])), Ok(vec![]));
+        assert_eq!(
+            names(v.predecessors(&v.skills[1])),
+            Ok(vec!["entry".into()])
+        );
+        // "price" occurs only inside "price-topic": not a name of it.
+        assert!(
+            v.predecessors(&v.skills[2])
+                .unwrap_err()
+                .contains("no L1 skill")
+        );
+        assert_eq!(
+            names(v.predecessors(&v.skills[3])),
+            Ok(vec!["price-topic".into()])
+        );
+        assert!(
+            v.predecessors(&v.skills[4])
+                .unwrap_err()
+                .contains("`ghost`")
+        );
+    }
+
+    #[test]
+    fn dk_sections_are_found_by_heading() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("about.md");
+        std::fs::write(
+            &path,
+            "# X\n## Identity\n## Forbidden Conventions\n## Use Cases\n",
+        )
+        .unwrap();
+        let mut v = view(Vec::new());
+        v.about = Some((path, "aaaaaaaa".into()));
+        assert_eq!(
+            v.missing_dk_sections(),
+            vec![
+                "Shared Lists",
+                "Conventions",
+                "Personas Reference and Lens",
+                "Aging Rule"
+            ]
+        );
+        assert_eq!(view(Vec::new()).missing_dk_sections().len(), 7);
     }
 }

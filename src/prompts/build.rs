@@ -75,11 +75,11 @@ fn subject(area: Area) -> &'static str {
         Area::AboutNamespace => {
             "the namespace's About text: capabilities, limitations, personas and use cases"
         }
-        Area::AboutSelection => "the selection's About (domain-knowledge) document",
+        Area::AboutSelection => "the About (the domain-knowledge document)",
         Area::SelectionSkillsL1 | Area::SelectionSkillsL2 | Area::SelectionSkillsL3 => {
-            "each selection skill of this level"
+            "each skill of this level"
         }
-        Area::SelectionAggregate => "the selection as a whole",
+        Area::SelectionAggregate => "the whole",
     }
 }
 
