@@ -179,6 +179,29 @@ pub struct PretestArgs {
     /// Most requests in flight per host
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
     pub per_host: u32,
+
+    /// Send requests for HOST to ADDR:PORT instead of resolving it, like curl --resolve
+    /// (e.g. a staging server); repeatable
+    #[arg(long, value_name = "HOST=ADDR:PORT", value_parser = parse_resolve)]
+    pub resolve: Vec<(String, std::net::SocketAddr)>,
+}
+
+/// `HOST=ADDR:PORT` for `--resolve`.
+fn parse_resolve(text: &str) -> Result<(String, std::net::SocketAddr), String> {
+    let (host, addr) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected HOST=ADDR:PORT, got `{text}`"))?;
+    if host.is_empty()
+        || !host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+    {
+        return Err(format!("`{host}` is not a host name"));
+    }
+    let addr = addr
+        .parse()
+        .map_err(|_| format!("`{addr}` is not ADDR:PORT (e.g. 127.0.0.1:8080)"))?;
+    Ok((host.to_ascii_lowercase(), addr))
 }
 
 #[derive(Debug, Args)]

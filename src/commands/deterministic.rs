@@ -93,6 +93,7 @@ pub fn options(flags: &PretestArgs, only: Option<&str>) -> Options {
         limits: Limits {
             concurrency: flags.concurrency as usize,
             per_host: flags.per_host as usize,
+            resolve: flags.resolve.clone(),
             ..Limits::default()
         },
         offline: flags.offline,

@@ -21,6 +21,8 @@ pub struct Limits {
     pub retries_429: u32,
     /// Backoff before retry n (0-based) is `backoff_base * 2^n`.
     pub backoff_base: Duration,
+    /// Host names sent to a fixed address instead of being resolved (`--resolve`).
+    pub resolve: Vec<(String, std::net::SocketAddr)>,
 }
 
 impl Default for Limits {
@@ -34,6 +36,7 @@ impl Default for Limits {
             max_redirects: 5,
             retries_429: 3,
             backoff_base: Duration::from_millis(600),
+            resolve: Vec::new(),
         }
     }
 }
@@ -84,7 +87,11 @@ fn setup(
         .build()
         .map_err(|err| format!("cannot start the HTTP runtime: {err}"))?;
     let _context = runtime.enter();
-    let client = reqwest::Client::builder()
+    let mut builder = reqwest::Client::builder();
+    for (host, addr) in &limits.resolve {
+        builder = builder.resolve(host, *addr);
+    }
+    let client = builder
         .connect_timeout(limits.connect_timeout)
         .timeout(limits.total_timeout)
         .redirect(reqwest::redirect::Policy::limited(limits.max_redirects))
