@@ -5,6 +5,7 @@
 pub mod cli;
 pub mod commands;
 pub mod consume;
+pub mod demo;
 pub mod deterministic;
 pub mod diagnostic;
 pub mod grading;

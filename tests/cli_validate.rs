@@ -196,18 +196,13 @@ fn usage_errors_exit_two() {
 
 #[test]
 fn unbuilt_commands_say_so() {
-    for args in [vec!["demo"], vec!["report", "demoapi"]] {
-        let name = args[0];
-        bin()
-            .args(&args)
-            .assert()
-            .code(1)
-            .stdout("")
-            .stderr(predicates::str::contains(format!(
-                "not implemented yet: {name}"
-            )));
-    }
-    let out = bin().args(["--json", "demo"]).assert().code(1);
+    bin()
+        .args(["report", "demoapi"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicates::str::contains("not implemented yet: report"));
+    let out = bin().args(["--json", "report", "demoapi"]).assert().code(1);
     let result: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(result["code"], json!("CLI-001"));
     assert_eq!(result["status"], json!(false));

@@ -2,6 +2,7 @@
 //! an `Outcome` that `output` prints.
 
 mod consume;
+mod demo;
 mod deterministic;
 mod export;
 mod import;
@@ -133,6 +134,7 @@ pub fn dispatch(cli: &Cli) -> Result<Outcome, CommandError> {
         Command::State(args) => state::run(args, &cli.global),
         Command::Export(args) => export::run(args, &cli.global),
         Command::Completions { shell } => Ok(completions(*shell)),
+        Command::Demo => demo::run(&cli.global),
         other => Err(CommandError::NotImplemented(other.name())),
     }
 }

@@ -63,6 +63,20 @@ fn next_action(ns: &str, index: &Value, prompts: Option<&Value>, state: Option<&
             "note": "No prompts.json yet — emit prompts first to derive the next applicable areas.",
         });
     };
+    let aged = index.to_string().contains("\"regradeDue\"");
+    if index["status"] == "operational" && !aged {
+        return json!({
+            "status": true,
+            "deterministicNow": {"areas": [], "command": null, "free": true},
+            "nonDeterministic": null,
+            "gated": [],
+            "command": null,
+            "note": format!(
+                "Every node is stable (grade {}). Nothing to do until a schema changes or an answer ages; then: flowmcp-grading run {ns} --emit-prompts --on-conflict overwrite",
+                index["grade"].as_str().unwrap_or("?")
+            ),
+        });
+    }
     let pretests = prompts["pretests"].as_array().cloned().unwrap_or_default();
     let green = !pretests.is_empty() && pretests.iter().all(|p| p["ok"] == true);
     let facts = Facts {

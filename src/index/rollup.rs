@@ -235,13 +235,14 @@ pub fn namespace_index(
         statuses.push(status);
         schemas.insert(slug.clone(), schema);
 
+        // About and skills are graded against their own file's hash (what emit sends as the
+        // instance hash), not the schema's.
         if about.is_none()
-            && resolve_latest(
+            && let Some(latest) = resolve_latest(
                 &island.root().join(layout::about(ns, &slug)),
                 &format!("{ns}-about"),
                 "md",
             )?
-            .is_some()
         {
             let dir = island
                 .root()
@@ -250,17 +251,19 @@ pub fn namespace_index(
             about = Some(node(
                 &dir,
                 Area::AboutNamespace,
-                Some(&hash),
+                Some(&latest.version.hash8),
                 None,
                 &provider,
             ));
         }
         let skills_dir = schema_dir.join("skills");
         for name in crate::island::names::child_dirs(&skills_dir) {
+            let skill_hash =
+                resolve_latest(&skills_dir.join(&name), &name, "mjs")?.map(|f| f.version.hash8);
             let n = node(
                 &skills_dir.join(&name).join(layout::GRADINGS),
                 Area::NamespaceSkills,
-                Some(&hash),
+                Some(skill_hash.as_deref().unwrap_or(&hash)),
                 None,
                 &provider,
             );
