@@ -18,6 +18,7 @@ pub mod model;
 pub mod output;
 pub mod pretest;
 pub mod prompts;
+pub mod report;
 pub mod schemas;
 pub mod scoring;
 pub mod source;

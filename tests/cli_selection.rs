@@ -346,6 +346,13 @@ fn seven_namespaces_to_a_selection_grade_a() {
         "deterministic"
     );
 
+    // A selection has no pretest of its own: `deterministic` says so.
+    bin(&island)
+        .args(["deterministic", "selections/seven"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("CLI-001"));
+
     // state and export work on the selection.
     let (code, state) = json_of(bin(&island).args(["--json", "state", "selections/seven"]));
     assert_eq!(code, Some(0), "{state}");

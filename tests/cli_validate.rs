@@ -195,20 +195,6 @@ fn usage_errors_exit_two() {
 }
 
 #[test]
-fn unbuilt_commands_say_so() {
-    bin()
-        .args(["report", "demoapi"])
-        .assert()
-        .code(1)
-        .stdout("")
-        .stderr(predicates::str::contains("not implemented yet: report"));
-    let out = bin().args(["--json", "report", "demoapi"]).assert().code(1);
-    let result: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
-    assert_eq!(result["code"], json!("CLI-001"));
-    assert_eq!(result["status"], json!(false));
-}
-
-#[test]
 fn help_lists_every_command() {
     let out = bin().arg("--help").assert().success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();

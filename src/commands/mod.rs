@@ -6,6 +6,7 @@ mod demo;
 mod deterministic;
 mod export;
 mod import;
+mod report;
 mod run;
 mod selection_run;
 mod selection_state;
@@ -135,6 +136,6 @@ pub fn dispatch(cli: &Cli) -> Result<Outcome, CommandError> {
         Command::Export(args) => export::run(args, &cli.global),
         Command::Completions { shell } => Ok(completions(*shell)),
         Command::Demo => demo::run(&cli.global),
-        other => Err(CommandError::NotImplemented(other.name())),
+        Command::Report(args) => report::run(args, &cli.global),
     }
 }
