@@ -97,10 +97,10 @@ pub fn render(input: &ReportInput) -> String {
         at = esc(&input.generated_at),
         version = env!("CARGO_PKG_VERSION"),
     );
-    let _ = write!(
+    let _ = writeln!(
         html,
         "<section id=\"rollup\" data-status=\"{s}\" data-grade=\"{g}\"><h2>Rollup</h2>\
-         <span class=\"badge status-{s}\">{s}</span><span class=\"grade\">{g}</span>{reason}</section>\n",
+         <span class=\"badge status-{s}\">{s}</span><span class=\"grade\">{g}</span>{reason}</section>",
         s = esc(status),
         g = esc(grade),
         reason = index["gradeReason"]
@@ -303,9 +303,9 @@ fn chart(nodes: &[NodeRow]) -> String {
 fn selection_sections(index: &Value) -> String {
     let mut html = String::new();
     let t = &index["thresholds"];
-    let _ = write!(
+    let _ = writeln!(
         html,
-        "<section id=\"thresholds\"><h2>Thresholds</h2><p>{} member namespaces · band <code>{}</code> · best grade {}</p></section>\n",
+        "<section id=\"thresholds\"><h2>Thresholds</h2><p>{} member namespaces · band <code>{}</code> · best grade {}</p></section>",
         esc(&text_of(&t["memberNamespaces"])),
         esc(&text_of(&t["band"])),
         esc(&text_of(&t["maxGrade"]))
