@@ -39,6 +39,25 @@ pub struct GlobalArgs {
     /// Print one JSON result object instead of text
     #[arg(long, global = true)]
     pub json: bool,
+
+    /// Print nothing on success (errors still go to stderr)
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+
+    /// Also print the island used and the time taken (on stderr)
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+
+    /// When to colour the output; NO_COLOR and non-terminals turn `auto` off
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Debug, Subcommand)]
@@ -66,6 +85,8 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+    /// Print the man page (roff) to stdout, e.g. `flowmcp-grading man > flowmcp-grading.1`
+    Man,
 }
 
 impl Command {
@@ -81,6 +102,7 @@ impl Command {
             Command::Demo => "demo",
             Command::Report(_) => "report",
             Command::Completions { .. } => "completions",
+            Command::Man => "man",
         }
     }
 }

@@ -46,9 +46,21 @@ pub fn run() -> i32 {
             };
         }
     };
-    match commands::dispatch(&cli) {
+    match cli.global.color {
+        cli::ColorWhen::Always => anstream::ColorChoice::Always.write_global(),
+        cli::ColorWhen::Never => anstream::ColorChoice::Never.write_global(),
+        cli::ColorWhen::Auto => {}
+    }
+    let started = std::time::Instant::now();
+    let result = commands::dispatch(&cli);
+    if cli.global.verbose > 0 {
+        output::print_verbose(&cli, started.elapsed());
+    }
+    match result {
         Ok(outcome) => {
-            output::print_outcome(&outcome, cli.global.json);
+            if !(cli.global.quiet && outcome.success) {
+                output::print_outcome(&outcome, cli.global.json);
+            }
             if outcome.success {
                 EXIT_OK
             } else {

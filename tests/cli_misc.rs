@@ -41,3 +41,104 @@ fn version_names_the_rule_versions() {
         "{text}"
     );
 }
+
+fn bin() -> Command {
+    let mut cmd = Command::cargo_bin("flowmcp-grading").unwrap();
+    cmd.env("HOME", "/nonexistent-home-for-tests")
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE");
+    cmd
+}
+
+#[test]
+fn the_man_page_is_generated_from_the_clap_tree() {
+    let out = bin().arg("man").output().unwrap();
+    assert!(out.status.success());
+    let page = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH flowmcp-grading 1"),
+        "{page}"
+    );
+    for word in ["gradingSpec/2.0.0", "import", "grading\\-data", "report"] {
+        assert!(page.contains(word), "the man page lacks {word}");
+    }
+}
+
+#[test]
+fn colour_follows_the_flag_no_color_and_the_terminal() {
+    let red = "\u{1b}[";
+    // Piped (not a terminal): plain text.
+    let out = bin()
+        .args(["import", "/nonexistent-provider"])
+        .output()
+        .unwrap();
+    let plain = String::from_utf8(out.stderr).unwrap();
+    assert!(plain.starts_with("error[IMP-001]: "), "{plain}");
+    assert!(!plain.contains(red));
+    // Forced: coloured, the same words.
+    let out = bin()
+        .args(["--color", "always", "import", "/nonexistent-provider"])
+        .output()
+        .unwrap();
+    let coloured = String::from_utf8(out.stderr).unwrap();
+    assert!(coloured.contains(red), "{coloured}");
+    assert!(coloured.contains("IMP-001") && coloured.contains("fix:"));
+    // NO_COLOR wins over a forced terminal; --color never too.
+    let out = bin()
+        .env("CLICOLOR_FORCE", "1")
+        .env("NO_COLOR", "1")
+        .args(["import", "/nonexistent-provider"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8(out.stderr).unwrap().contains(red));
+    let out = bin()
+        .env("CLICOLOR_FORCE", "1")
+        .args(["--color", "never", "import", "/nonexistent-provider"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8(out.stderr).unwrap().contains(red));
+}
+
+#[test]
+fn quiet_and_verbose() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/providers/tinyapi");
+    let out = bin()
+        .arg("--grading-data")
+        .arg(dir.path())
+        .args(["-q", "import"])
+        .arg(&fixture)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        out.stdout.is_empty() && out.stderr.is_empty(),
+        "quiet prints nothing on success"
+    );
+    // Errors still show under -q.
+    let out = bin()
+        .args(["-q", "import", "/nonexistent-provider"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("IMP-001"));
+    // -v names the island and its source, and the time taken, on stderr.
+    let out = bin()
+        .arg("--grading-data")
+        .arg(dir.path())
+        .args(["-v", "state", "tinyapi"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains(&format!("island: {}", dir.path().display())),
+        "{err}"
+    );
+    assert!(
+        err.contains("(from --grading-data") && err.contains("state: ") && err.contains(" ms"),
+        "{err}"
+    );
+    assert!(!out.stdout.is_empty());
+}

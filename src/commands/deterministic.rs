@@ -53,17 +53,7 @@ pub fn run(args: &DeterministicArgs, global: &GlobalArgs) -> Result<Outcome, Com
         })
         .collect();
     let options = options(&args.pretest, args.only.as_deref());
-    let progress = std::io::stderr().is_terminal() && !global.json;
-    let on_done = move |done: usize, total: usize| {
-        if progress {
-            let mut err = std::io::stderr();
-            let _ = write!(err, "\rpretest: {done}/{total} tests");
-            if done == total {
-                let _ = writeln!(err);
-            }
-        }
-    };
-    let results = pretest::run_namespace(&ns, &inputs, &options, &on_done);
+    let results = pretest::run_namespace(&ns, &inputs, &options, &progress(global));
     {
         let island = Island::open(&root)?;
         let _lock = island.lock()?;
@@ -88,6 +78,21 @@ pub fn run(args: &DeterministicArgs, global: &GlobalArgs) -> Result<Outcome, Com
 }
 
 /// The pretest options from the shared flags.
+/// The pretest's progress line on stderr (`pretest: 12/40 tests`), only when stderr is a
+/// terminal and neither `--json` nor `--quiet` is given.
+pub(super) fn progress(global: &GlobalArgs) -> impl Fn(usize, usize) + Sync {
+    let shown = std::io::stderr().is_terminal() && !global.json && !global.quiet;
+    move |done: usize, total: usize| {
+        if shown {
+            let mut err = std::io::stderr();
+            let _ = write!(err, "\rpretest: {done}/{total} tests");
+            if done == total {
+                let _ = writeln!(err);
+            }
+        }
+    }
+}
+
 pub fn options(flags: &PretestArgs, only: Option<&str>) -> Options {
     Options {
         limits: Limits {

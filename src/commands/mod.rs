@@ -126,6 +126,19 @@ fn completions(shell: clap_complete::Shell) -> Outcome {
     }
 }
 
+/// The man page, rendered from the clap tree.
+fn man() -> Outcome {
+    use clap::CommandFactory;
+    let mut page = Vec::new();
+    let rendered = clap_mangen::Man::new(Cli::command()).render(&mut page);
+    let text = String::from_utf8_lossy(&page).into_owned();
+    Outcome {
+        success: rendered.is_ok(),
+        json: serde_json::json!({"status": rendered.is_ok(), "format": "roff", "page": text}),
+        text,
+    }
+}
+
 pub fn dispatch(cli: &Cli) -> Result<Outcome, CommandError> {
     match &cli.command {
         Command::Validate(args) => Ok(validate::run(args)),
@@ -135,6 +148,7 @@ pub fn dispatch(cli: &Cli) -> Result<Outcome, CommandError> {
         Command::State(args) => state::run(args, &cli.global),
         Command::Export(args) => export::run(args, &cli.global),
         Command::Completions { shell } => Ok(completions(*shell)),
+        Command::Man => Ok(man()),
         Command::Demo => demo::run(&cli.global),
         Command::Report(args) => report::run(args, &cli.global),
     }

@@ -95,7 +95,12 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> Result<Outcome, CommandError>
             handlers: s.module.handlers.as_ref(),
         })
         .collect();
-    let pretests = pretest::run_namespace(&ns, &inputs, &options, &|_, _| {});
+    let pretests = pretest::run_namespace(
+        &ns,
+        &inputs,
+        &options,
+        &super::deterministic::progress(global),
+    );
     let all_green = pretests.iter().all(|p| p.ok) && view.unreadable.is_empty();
     let facts = Facts {
         about_present: view.about.is_some(),

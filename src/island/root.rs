@@ -13,6 +13,17 @@ pub enum RootSource {
     Default,
 }
 
+impl std::fmt::Display for RootSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RootSource::Flag => "--grading-data or FLOWMCP_GRADING_DATA",
+            RootSource::Env => "FLOWMCP_GRADING_DATA",
+            RootSource::Config => "gradingDataDir in ~/.flowmcp/config.json",
+            RootSource::Default => "the default ~/.flowmcp/grading",
+        })
+    }
+}
+
 /// Resolves the island root. `flag` is the value of `--grading-data` (clap also fills it from
 /// `FLOWMCP_GRADING_DATA`; an empty value counts as absent). Relative paths are taken against
 /// the current directory.
