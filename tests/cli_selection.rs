@@ -351,7 +351,7 @@ fn seven_namespaces_to_a_selection_grade_a() {
         .args(["deterministic", "selections/seven"])
         .assert()
         .code(1)
-        .stderr(predicates::str::contains("CLI-001"));
+        .stderr(predicates::str::contains("SEL-006"));
 
     // state and export work on the selection.
     let (code, state) = json_of(bin(&island).args(["--json", "state", "selections/seven"]));

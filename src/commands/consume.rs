@@ -43,7 +43,8 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
     } else {
         "provider"
     };
-    let payload = read_json_file(scores, MAX_SCORES_BYTES).map_err(CommandError::coded)?;
+    let payload =
+        read_json_file(scores, MAX_SCORES_BYTES).map_err(|e| CommandError::input(scores, e))?;
     let provider = island.root().join(&base_rel);
     let read = |name: &str| {
         std::fs::read_to_string(provider.join(name))

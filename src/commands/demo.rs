@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 #[error("the demo could not {what}: {reason}")]
 pub struct DemoError {
-    what: String,
-    reason: String,
+    pub(super) what: String,
+    pub(super) reason: String,
 }
 
 impl Coded for DemoError {

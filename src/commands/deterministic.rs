@@ -17,10 +17,16 @@ pub fn run(args: &DeterministicArgs, global: &GlobalArgs) -> Result<Outcome, Com
     let island = Island::open_existing(&root)?;
     let ns = match island.resolve_target(&args.target.target)? {
         Target::Provider(ns) => ns,
-        Target::Selection(_) => {
-            return Err(CommandError::NotImplemented(
-                "deterministic for a selection",
-            ));
+        Target::Selection(sel) => {
+            return Err(CommandError::Other {
+                code: "SEL-006",
+                message: format!(
+                    "selection {sel} has no live pretest of its own: `deterministic` tests a namespace's tools"
+                ),
+                fix: format!(
+                    "run `flowmcp-grading deterministic <namespace>` for each member; the selection's code answers (thresholds, cascade stop) come with `flowmcp-grading run selections/{sel} --emit-prompts`"
+                ),
+            });
         }
     };
     let provider_dir = island.root().join(layout::provider(&ns));

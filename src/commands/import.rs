@@ -51,8 +51,8 @@ fn import_selection(
     let file = definition_file(path).ok_or_else(|| {
         CommandError::coded(crate::intake::IntakeError::NotFound(path.to_path_buf()))
     })?;
-    let value =
-        crate::json_input::read_json_file(&file, 1024 * 1024).map_err(CommandError::coded)?;
+    let value = crate::json_input::read_json_file(&file, 1024 * 1024)
+        .map_err(|e| CommandError::input(&file, e))?;
     let problems = check_selection(&value);
     if !problems.is_empty() {
         return Err(CommandError::Rejected {

@@ -6,6 +6,8 @@ mod demo;
 mod deterministic;
 mod export;
 mod import;
+#[cfg(test)]
+mod messages;
 mod report;
 mod run;
 mod selection_run;
@@ -54,6 +56,15 @@ pub enum CommandError {
 }
 
 impl CommandError {
+    /// A problem reading an input file, with the file named in the message.
+    pub fn input(path: &std::path::Path, err: crate::json_input::InputError) -> Self {
+        CommandError::Other {
+            code: err.code(),
+            message: format!("{}: {err}", path.display()),
+            fix: err.fix(),
+        }
+    }
+
     pub fn coded(err: impl Coded) -> Self {
         CommandError::Other {
             code: err.code(),

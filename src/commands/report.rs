@@ -15,8 +15,8 @@ use std::path::Path;
 #[derive(Debug, thiserror::Error)]
 #[error("cannot write the report {path}: {reason}")]
 pub struct ReportError {
-    path: String,
-    reason: String,
+    pub(super) path: String,
+    pub(super) reason: String,
 }
 
 impl Coded for ReportError {
