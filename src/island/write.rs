@@ -25,19 +25,49 @@ fn durable() -> bool {
     })
 }
 
-/// Test hook for the crash tests: `FLOWMCP_GRADING_TEST_WRITE_DELAY_MS` pauses every write
-/// between the synced temp file and the step that gives it its final name, so that a test can
-/// kill the process in the window that matters.
-fn test_write_delay() {
+/// Test hooks for the crash tests (never set in normal use):
+/// - `FLOWMCP_GRADING_TEST_WRITE_DELAY_MS` pauses every write between the synced temp file and
+///   the step that gives it its final name, so that a test can kill the process in that window;
+/// - `FLOWMCP_GRADING_TEST_PAUSE_AT=<n>:<before|after>` stops the process for good at its n-th
+///   write, before or after the final name, and says so on stderr, so that a test can SIGKILL it
+///   at exactly that point.
+fn test_hook(phase: &str, path: &Path) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     static DELAY: std::sync::OnceLock<Option<std::time::Duration>> = std::sync::OnceLock::new();
+    static PAUSE: std::sync::OnceLock<Option<(usize, String)>> = std::sync::OnceLock::new();
+    static WRITES: AtomicUsize = AtomicUsize::new(0);
     let delay = DELAY.get_or_init(|| {
         std::env::var("FLOWMCP_GRADING_TEST_WRITE_DELAY_MS")
             .ok()
             .and_then(|v| v.parse().ok())
             .map(std::time::Duration::from_millis)
     });
-    if let Some(delay) = delay {
+    if phase == "before"
+        && let Some(delay) = delay
+    {
         std::thread::sleep(*delay);
+    }
+    let pause = PAUSE.get_or_init(|| {
+        let text = std::env::var("FLOWMCP_GRADING_TEST_PAUSE_AT").ok()?;
+        let (n, phase) = text.split_once(':')?;
+        Some((n.parse().ok()?, phase.to_owned()))
+    });
+    let Some((at, pause_phase)) = pause else {
+        return;
+    };
+    let count = if phase == "before" {
+        WRITES.fetch_add(1, Ordering::SeqCst) + 1
+    } else {
+        WRITES.load(Ordering::SeqCst)
+    };
+    if count == *at && phase == pause_phase {
+        eprintln!(
+            "flowmcp-grading: test pause at write {count} ({phase}): {}",
+            path.display()
+        );
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        }
     }
 }
 
@@ -84,7 +114,7 @@ impl Island {
         let parent = self.prepare_parent(&path)?;
         let sync = durable();
         let temp = write_temp(&path, bytes, sync)?;
-        test_write_delay();
+        test_hook("before", &path);
         let linked = fs::hard_link(&temp, &path);
         let _ = fs::remove_file(&temp);
         match linked {
@@ -97,6 +127,7 @@ impl Island {
         if sync {
             sync_dir(&parent);
         }
+        test_hook("after", &path);
         Ok(path)
     }
 
@@ -116,7 +147,7 @@ impl Island {
         let path = self.checked_path(rel)?;
         let parent = self.prepare_parent(&path)?;
         let temp = write_temp(&path, bytes, sync)?;
-        test_write_delay();
+        test_hook("before", &path);
         if let Err(source) = fs::rename(&temp, &path) {
             let _ = fs::remove_file(&temp);
             return Err(IslandError::Write { path, source });
@@ -124,6 +155,7 @@ impl Island {
         if sync {
             sync_dir(&parent);
         }
+        test_hook("after", &path);
         Ok(path)
     }
 }

@@ -65,3 +65,26 @@ pub fn scripted(prompts: &Value, scale: f64) -> Value {
         .collect();
     json!({"taskId": prompts["taskId"], "llmModel": "claude-opus-4", "areas": areas})
 }
+
+/// Writes a green provider `<ns>` served by the test server at `base`: three tools with three
+/// working tests each (`/ok`), no About. Returns its folder.
+pub fn green_provider(root: &Path, ns: &str, base: &str) -> PathBuf {
+    let folder = root.join(ns);
+    fs::create_dir_all(&folder).unwrap();
+    let tool = |name: &str| {
+        format!(
+            "{name}: {{ method: 'GET', path: '/ok', description: 'Lists items.', parameters: [], tests: [{{ _description: 'a' }}, {{ _description: 'b' }}, {{ _description: 'c' }}], output: {{ mimeType: 'application/json', schema: {{ type: 'object', properties: {{ items: {{ type: 'array' }} }} }} }} }},\n"
+        )
+    };
+    fs::write(
+        folder.join(format!("{ns}.mjs")),
+        format!(
+            "export const main = {{ namespace: '{ns}', name: 'API {ns}', description: 'A loopback API.', version: '4.0.0', docs: ['{base}/ok'], tags: [], root: '{base}', requiredServerParams: [], headers: {{}}, tools: {{ {}{}{} }} }}\n",
+            tool("listA"),
+            tool("listB"),
+            tool("listC")
+        ),
+    )
+    .unwrap();
+    folder
+}
