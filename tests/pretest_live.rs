@@ -55,6 +55,7 @@ fn every_bad_answer_has_its_own_reason() {
             ("badjson", "/badjson"),
             ("latin1", "/latin1"),
             ("drip", "/drip"),
+            ("hang", "/hang"),
         ],
     );
     let refused = schema(&http::refused_base(), &[("refused", "/ok")]);
@@ -132,6 +133,7 @@ fn every_bad_answer_has_its_own_reason() {
     expect("badjson", TestStatus::Failed, "not valid JSON");
     expect("latin1", TestStatus::Failed, "not UTF-8");
     expect("drip", TestStatus::Failed, "timed out");
+    expect("hang", TestStatus::Failed, "timed out");
     expect("refused", TestStatus::Failed, "connection failed");
     expect("unresolved", TestStatus::NotRun, "`LIVE_UNSET_KEY`");
 

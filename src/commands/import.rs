@@ -13,8 +13,19 @@ pub fn run(args: &ImportArgs, global: &GlobalArgs) -> Result<Outcome, CommandErr
     if is_selection_path(&args.path) {
         return import_selection(&args.path, args.member_source.as_deref(), global);
     }
-    let scan = scan_provider(&args.path, args.allow_partial)?;
     let (root, _) = resolve_root(global.grading_data.as_deref())?;
+    if let (Ok(folder), Ok(island_root)) = (
+        std::fs::canonicalize(&args.path),
+        std::fs::canonicalize(&root),
+    ) && folder.starts_with(&island_root)
+    {
+        return Err(crate::intake::IntakeError::InsideIsland {
+            folder,
+            root: island_root,
+        }
+        .into());
+    }
+    let scan = scan_provider(&args.path, args.allow_partial)?;
     let island = Island::open(&root)?;
     let applied = apply(&island, &scan, chrono::Utc::now())?;
     Ok(Outcome {

@@ -56,6 +56,8 @@ pub enum IntakeError {
     },
     #[error("import refused: no file of {0} could be imported")]
     NothingLeft(PathBuf, Vec<FileFailure>),
+    #[error("the provider folder {folder} is inside the island {root}")]
+    InsideIsland { folder: PathBuf, root: PathBuf },
 }
 
 impl IntakeError {
@@ -79,6 +81,7 @@ impl Coded for IntakeError {
             IntakeError::ManyNamespaces { .. } => "IMP-005",
             IntakeError::BadFallback(_) => "IMP-006",
             IntakeError::Refused { .. } | IntakeError::NothingLeft(..) => "IMP-015",
+            IntakeError::InsideIsland { .. } => "IMP-016",
         }
     }
 
@@ -97,6 +100,9 @@ impl Coded for IntakeError {
             IntakeError::BadFallback(_) => {
                 "fix the schemas so that at least one declares `namespace`, or rename the folder"
                     .into()
+            }
+            IntakeError::InsideIsland { .. } => {
+                "import the provider's source folder; the island holds snapshots, not sources".into()
             }
             IntakeError::Refused { .. } => {
                 "fix the files listed above and re-run, or pass --allow-partial to import the rest"

@@ -80,9 +80,43 @@ pub fn redact(text: &str, server: &HashMap<String, String>) -> String {
     out
 }
 
+/// `redact` over every string (and object key) of a stored response: an API that echoes the
+/// request back must not put the key into the island.
+pub fn redact_value(
+    value: serde_json::Value,
+    server: &HashMap<String, String>,
+) -> serde_json::Value {
+    use serde_json::Value;
+    if server.is_empty() {
+        return value;
+    }
+    match value {
+        Value::String(text) => Value::String(redact(&text, server)),
+        Value::Array(items) => {
+            Value::Array(items.into_iter().map(|v| redact_value(v, server)).collect())
+        }
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (redact(&k, server), redact_value(v, server)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stored_responses_are_redacted() {
+        let server = HashMap::from([("K".to_owned(), "s3cr3t".to_owned())]);
+        let echoed = serde_json::json!({"url": "/x?apikey=s3cr3t", "s3cr3t": [1, "a s3cr3t b"]});
+        assert_eq!(
+            redact_value(echoed, &server).to_string(),
+            r#"{"url":"/x?apikey=***","***":[1,"a *** b"]}"#
+        );
+    }
 
     #[test]
     fn env_file_forms() {

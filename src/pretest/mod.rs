@@ -334,6 +334,7 @@ fn classify(
     match parsed {
         Err(_) => record.reason = Some("response is not UTF-8".into()),
         Ok((_, Ok(value))) => {
+            let value = keys::redact_value(value, keys);
             let empty = matches!(&value, Value::Null)
                 || value.as_array().is_some_and(Vec::is_empty)
                 || value.as_object().is_some_and(Map::is_empty)
@@ -354,7 +355,7 @@ fn classify(
             record.has_data = true;
             record.working = true;
             record.status = TestStatus::Working;
-            record.response = keep(Value::String(text.to_owned()), fetched.body.len());
+            record.response = keep(Value::String(keys::redact(text, keys)), fetched.body.len());
         }
         Ok((text, Err(_))) if text.trim().is_empty() => {
             record.reason = Some("empty response".into());

@@ -17,7 +17,7 @@ pub struct TestServer {
 }
 
 /// Starts a server on `ip` (any free port). Routes by path:
-/// `/ok` 200 JSON, `/empty` 200 `[]`, `/status/<n>` that status, `/flaky` 429 once then 200,
+/// `/ok` 200 JSON, `/empty` 200 `[]`, `/echo` the request target back in JSON, `/status/<n>` that status, `/flaky` 429 once then 200,
 /// `/always429` 429, `/slow` 2 s before answering, `/big` 64 KiB, `/loop` a redirect to itself,
 /// `/badjson` invalid JSON, `/latin1` non-UTF-8 bytes, `/text` plain text,
 /// `/latency/<ms>` a JSON answer after that many milliseconds, `/drip` 1 byte per 200 ms forever,
@@ -108,6 +108,11 @@ fn handle(
             "",
         ),
         "/empty" => reply(&mut stream, 200, "application/json", b"[]", ""),
+        "/echo" => {
+            // An API that echoes the request target (query string included) back.
+            let body = serde_json::json!({"items": [target.clone()]}).to_string();
+            reply(&mut stream, 200, "application/json", body.as_bytes(), "")
+        }
         "/flaky" => {
             let seen = {
                 let mut map = flaky.lock().unwrap();
