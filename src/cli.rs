@@ -109,9 +109,10 @@ impl Command {
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// Provider folder with schema .mjs files, or a selection definition (.json or its folder)
-    #[arg(value_name = "PATH")]
-    pub path: PathBuf,
+    /// Provider folders with schema .mjs files, or selection definitions (.json or their folder);
+    /// several are imported one after the other in one process
+    #[arg(value_name = "PATH", required = true, num_args = 1..)]
+    pub paths: Vec<PathBuf>,
 
     /// Import the files that pass and list the ones that fail, instead of refusing them all
     #[arg(long)]
@@ -336,7 +337,7 @@ mod tests {
     fn a_file_named_like_a_flag_is_a_file() {
         let cli = Cli::try_parse_from(["g", "import", "--", "--x.mjs"]).unwrap();
         match cli.command {
-            Command::Import(args) => assert_eq!(args.path, PathBuf::from("--x.mjs")),
+            Command::Import(args) => assert_eq!(args.paths, vec![PathBuf::from("--x.mjs")]),
             other => panic!("{other:?}"),
         }
     }

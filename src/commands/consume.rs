@@ -138,10 +138,13 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
             details,
         })?;
 
+    // All entries and sidecars in one group commit (two filesystem syncs, not two per file).
+    let mut batch = island.batch();
     let mut written = Vec::new();
     for entry in &built {
-        written.push(write_entry(&island, &base_rel, entry, now)?);
+        written.push(stage_entry(&mut batch, &base_rel, entry, now)?);
     }
+    batch.commit()?;
     let (index, index_path) = match &selection {
         Some(_) => {
             let index =
@@ -262,10 +265,10 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
     })
 }
 
-/// Writes one entry as `<prefix>--<ts>.json` (a later second when the name is taken) and its
+/// Stages one entry as `<prefix>--<ts>.json` (a later second when the name is taken) and its
 /// sidecar `<same name>.sidecar` beside it.
-fn write_entry(
-    island: &Island,
+fn stage_entry(
+    batch: &mut crate::island::Batch<'_>,
     base_rel: &Path,
     built: &Built,
     now: chrono::DateTime<chrono::Utc>,
@@ -273,24 +276,22 @@ fn write_entry(
     let folder = base_rel.join(&built.folder);
     let mut text = serde_json::to_string_pretty(&built.entry).unwrap_or_default();
     text.push('\n');
+    let mut sidecar = serde_json::to_string_pretty(&built.sidecar).unwrap_or_default();
+    sidecar.push('\n');
     for offset in 0..120 {
         let ts = to_file_ts(now + chrono::Duration::seconds(offset));
         let name = format!("{}--{ts}.json", built.prefix);
-        match island.create_new(&folder.join(&name), text.as_bytes()) {
-            Ok(path) => {
-                let mut sidecar = serde_json::to_string_pretty(&built.sidecar).unwrap_or_default();
-                sidecar.push('\n');
-                island.create_new(&folder.join(format!("{name}.sidecar")), sidecar.as_bytes())?;
-                return Ok(path);
-            }
-            Err(IslandError::Exists { .. }) => continue,
-            Err(err) => return Err(err.into()),
+        let Some(path) = batch.stage_new(&folder.join(&name), text.as_bytes())? else {
+            continue;
+        };
+        let side = folder.join(format!("{name}.sidecar"));
+        if batch.stage_new(&side, sidecar.as_bytes())?.is_none() {
+            // A sidecar without its entry can only be left by an older crash; keep it, refuse.
+            return Err(IslandError::Exists { path: side }.into());
         }
+        return Ok(path);
     }
-    Err(IslandError::Exists {
-        path: island.root().join(folder),
-    }
-    .into())
+    Err(IslandError::Exists { path: folder }.into())
 }
 
 /// Members whose schema hash in the live manifest differs from the frozen lockSnapshot.

@@ -10,14 +10,54 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 pub fn run(args: &ImportArgs, global: &GlobalArgs) -> Result<Outcome, CommandError> {
-    if is_selection_path(&args.path) {
-        return import_selection(&args.path, args.member_source.as_deref(), global);
+    if let [path] = args.paths.as_slice() {
+        return import_one(path, args, global);
+    }
+    // Several paths: one after the other; the first refusal stops the rest (the ones before it
+    // are imported, and say so).
+    let mut text = String::new();
+    let mut results = Vec::new();
+    for path in &args.paths {
+        match import_one(path, args, global) {
+            Ok(outcome) => {
+                text.push_str(&outcome.text);
+                results.push(outcome.json);
+            }
+            Err(err) => {
+                if !results.is_empty() {
+                    let _ = writeln!(
+                        text,
+                        "stopped at {}: {} of {} paths imported before it",
+                        path.display(),
+                        results.len(),
+                        args.paths.len()
+                    );
+                    eprint!("{text}");
+                }
+                return Err(err);
+            }
+        }
+    }
+    let _ = writeln!(text, "{} paths imported", results.len());
+    Ok(Outcome {
+        success: true,
+        text,
+        json: json!({"status": true, "stage": 0, "imports": results}),
+    })
+}
+
+fn import_one(
+    path: &Path,
+    args: &ImportArgs,
+    global: &GlobalArgs,
+) -> Result<Outcome, CommandError> {
+    if is_selection_path(path) {
+        return import_selection(path, args.member_source.as_deref(), global);
     }
     let (root, _) = resolve_root(global.grading_data.as_deref())?;
-    if let (Ok(folder), Ok(island_root)) = (
-        std::fs::canonicalize(&args.path),
-        std::fs::canonicalize(&root),
-    ) && folder.starts_with(&island_root)
+    if let (Ok(folder), Ok(island_root)) =
+        (std::fs::canonicalize(path), std::fs::canonicalize(&root))
+        && folder.starts_with(&island_root)
     {
         return Err(crate::intake::IntakeError::InsideIsland {
             folder,
@@ -25,7 +65,7 @@ pub fn run(args: &ImportArgs, global: &GlobalArgs) -> Result<Outcome, CommandErr
         }
         .into());
     }
-    let scan = scan_provider(&args.path, args.allow_partial)?;
+    let scan = scan_provider(path, args.allow_partial)?;
     let island = Island::open(&root)?;
     let applied = apply(&island, &scan, chrono::Utc::now())?;
     Ok(Outcome {

@@ -4,6 +4,7 @@
 //! timestamp, atomic no-overwrite writes, a lock against a second writer, and a guard that
 //! nothing is written outside the root.
 
+mod batch;
 mod error;
 pub mod layout;
 mod lock;
@@ -12,6 +13,7 @@ mod root;
 mod target;
 mod write;
 
+pub use batch::Batch;
 pub use error::IslandError;
 pub use lock::{DEFAULT_LOCK_WAIT_SECS, WriteLock};
 pub use root::{RootSource, home_dir, resolve_root};

@@ -13,7 +13,7 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// Whether writes are made durable with fsync (default). `FLOWMCP_GRADING_FSYNC=off` (or `0`,
 /// `false`, `no`) skips the fsyncs for throwaway islands (CI fixtures, tmpfs): writes stay atomic
 /// against a killed process, but not against a power loss.
-fn durable() -> bool {
+pub(super) fn durable() -> bool {
     static DURABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *DURABLE.get_or_init(|| {
         std::env::var("FLOWMCP_GRADING_FSYNC").map_or(true, |v| {
@@ -31,7 +31,7 @@ fn durable() -> bool {
 /// - `FLOWMCP_GRADING_TEST_PAUSE_AT=<n>:<before|after>` stops the process for good at its n-th
 ///   write, before or after the final name, and says so on stderr, so that a test can SIGKILL it
 ///   at exactly that point.
-fn test_hook(phase: &str, path: &Path) {
+pub(super) fn test_hook(phase: &str, path: &Path) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static DELAY: std::sync::OnceLock<Option<std::time::Duration>> = std::sync::OnceLock::new();
     static PAUSE: std::sync::OnceLock<Option<(usize, String)>> = std::sync::OnceLock::new();
@@ -89,7 +89,7 @@ impl Island {
     }
 
     /// Creates the folder chain of `path` (inside the root) and checks where it really is.
-    fn prepare_parent(&self, path: &Path) -> Result<PathBuf, IslandError> {
+    pub(super) fn prepare_parent(&self, path: &Path) -> Result<PathBuf, IslandError> {
         let parent = path.parent().unwrap_or(&self.root).to_path_buf();
         fs::create_dir_all(&parent).map_err(|source| IslandError::Write {
             path: parent.clone(),
@@ -162,7 +162,7 @@ impl Island {
 
 /// `.<name>.tmp-<pid>-<n>` beside the final file, written and synced. It never matches the
 /// file-name grammar, so readers ignore it if a crash leaves it behind.
-fn write_temp(path: &Path, bytes: &[u8], sync: bool) -> Result<PathBuf, IslandError> {
+pub(super) fn write_temp(path: &Path, bytes: &[u8], sync: bool) -> Result<PathBuf, IslandError> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -191,7 +191,7 @@ fn write_temp(path: &Path, bytes: &[u8], sync: bool) -> Result<PathBuf, IslandEr
 }
 
 /// Makes the new directory entry durable. Best effort: not every filesystem allows it.
-fn sync_dir(dir: &Path) {
+pub(super) fn sync_dir(dir: &Path) {
     if let Ok(handle) = File::open(dir) {
         let _ = handle.sync_all();
     }
