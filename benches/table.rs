@@ -429,8 +429,8 @@ fn main() {
         consume_and_state(&bin, work.path(), &mut rows);
     }
     println!(
-        "\n{:<36} {:<26} {:>10} {:>20} {:>8}  {:<22} {}",
-        "stage", "size", "median", "per item", "peak MB", "target", "peer / ratio"
+        "\n{:<36} {:<26} {:>10} {:>20} {:>8}  {:<22} peer / ratio",
+        "stage", "size", "median", "per item", "peak MB", "target"
     );
     for r in &rows {
         println!(

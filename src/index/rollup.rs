@@ -26,9 +26,11 @@ impl Node {
     }
 }
 
-/// Every entry file of `area` in `dir` (a `_gradings/` folder), read leniently, oldest first,
-/// and the reason of the first stray file: a `.json` file of an area that does not belong in
-/// this folder (`allowed`), or whose name does not follow the grammar.
+/// The entry files of `area` in `dir` (a `_gradings/` folder) that decide its node, read
+/// leniently, oldest first: from the newest back to the newest full (or vetoed) one — older
+/// entries cannot change the node, so they are not read. Also the reason of the first stray
+/// file: a `.json` file of an area that does not belong in this folder (`allowed`), or whose
+/// name does not follow the grammar.
 fn entries(
     dir: &Path,
     area: Area,
@@ -44,13 +46,11 @@ fn entries(
         .filter(|n| n.ends_with(".json") && !n.starts_with('.'))
         .collect();
     names.sort();
-    let mut found = Vec::new();
+    let mut own = Vec::new();
     let mut stray = None;
     for name in names {
         match parse_entry_name(&name) {
-            Some(parsed) if parsed.area == area => {
-                found.push(read_entry(&dir.join(&name), area, current_hash))
-            }
+            Some(parsed) if parsed.area == area => own.push((parsed.at, name)),
             Some(parsed) if allowed.contains(&parsed.area) => {}
             _ => {
                 if stray.is_none() {
@@ -59,7 +59,19 @@ fn entries(
             }
         }
     }
-    found.sort_by_key(|e| e.name.as_ref().map(|n| n.at));
+    own.sort();
+    let mut found = Vec::new();
+    for (_, name) in own.iter().rev() {
+        let entry = read_entry(&dir.join(name), area, current_hash);
+        let decides = entry.facts.as_ref().is_some_and(|f| {
+            f.mode == crate::model::GradingMode::Full || f.aggregate == AggregateGrade::Rejected
+        });
+        found.push(entry);
+        if decides {
+            break;
+        }
+    }
+    found.reverse();
     (found, stray)
 }
 

@@ -26,6 +26,8 @@ pub struct Island {
     root: PathBuf,
     /// The root with symlinks resolved, for the outside-the-root guard.
     real_root: PathBuf,
+    /// Folders already created and checked to resolve inside the root during this run.
+    checked_dirs: std::sync::Arc<std::sync::Mutex<std::collections::HashSet<PathBuf>>>,
 }
 
 impl Island {
@@ -48,6 +50,7 @@ impl Island {
         Ok(Island {
             root: root.to_path_buf(),
             real_root,
+            checked_dirs: Default::default(),
         })
     }
 
@@ -60,6 +63,7 @@ impl Island {
         Ok(Island {
             root: root.to_path_buf(),
             real_root,
+            checked_dirs: Default::default(),
         })
     }
 

@@ -91,10 +91,38 @@ impl Island {
     /// Creates the folder chain of `path` (inside the root) and checks where it really is.
     pub(super) fn prepare_parent(&self, path: &Path) -> Result<PathBuf, IslandError> {
         let parent = path.parent().unwrap_or(&self.root).to_path_buf();
+        if self
+            .checked_dirs
+            .lock()
+            .is_ok_and(|dirs| dirs.contains(&parent))
+        {
+            return Ok(parent);
+        }
         fs::create_dir_all(&parent).map_err(|source| IslandError::Write {
             path: parent.clone(),
             source,
         })?;
+        // Below a folder checked before, it is enough that each new component is a real
+        // folder, not a symlink (no full canonicalize per file).
+        let checked_ancestor = self.checked_dirs.lock().ok().and_then(|dirs| {
+            parent
+                .ancestors()
+                .skip(1)
+                .find(|a| dirs.contains(*a))
+                .map(Path::to_path_buf)
+        });
+        if let Some(ancestor) = checked_ancestor {
+            let below: Vec<&Path> = parent.ancestors().take_while(|a| *a != ancestor).collect();
+            let plain = below.iter().all(|dir| {
+                fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir() && !m.file_type().is_symlink())
+            });
+            if plain {
+                if let Ok(mut dirs) = self.checked_dirs.lock() {
+                    dirs.extend(below.iter().map(|d| d.to_path_buf()));
+                }
+                return Ok(parent);
+            }
+        }
         let real = fs::canonicalize(&parent).map_err(|source| IslandError::Write {
             path: parent.clone(),
             source,
@@ -104,6 +132,9 @@ impl Island {
                 path: path.to_path_buf(),
                 root: self.root.clone(),
             });
+        }
+        if let Ok(mut dirs) = self.checked_dirs.lock() {
+            dirs.insert(parent.clone());
         }
         Ok(parent)
     }
