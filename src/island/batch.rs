@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 /// New files staged for one commit. Dropped without `commit`, it removes its temporary files.
 pub struct Batch<'a> {
     island: &'a Island,
-    staged: Vec<(PathBuf, PathBuf)>,
+    /// (temporary file, final path, replaces an older version)
+    staged: Vec<(PathBuf, PathBuf, bool)>,
     finals: HashSet<PathBuf>,
 }
 
@@ -41,8 +42,19 @@ impl Batch<'_> {
         self.island.prepare_parent(&path)?;
         let temp = write_temp(&path, bytes, false)?;
         self.finals.insert(path.clone());
-        self.staged.push((temp, path.clone()));
+        self.staged.push((temp, path.clone(), false));
         Ok(Some(path))
+    }
+
+    /// Stages `bytes` to replace `rel` (only for the derived files the pretest rewrites:
+    /// test records and summaries); the rename happens at commit.
+    pub fn stage_replace(&mut self, rel: &Path, bytes: &[u8]) -> Result<PathBuf, IslandError> {
+        let path = self.island.checked_path(rel)?;
+        self.island.prepare_parent(&path)?;
+        let temp = write_temp(&path, bytes, false)?;
+        self.finals.insert(path.clone());
+        self.staged.push((temp, path.clone(), true));
+        Ok(path)
     }
 
     /// Makes every staged file durable and gives it its final name.
@@ -54,14 +66,22 @@ impl Batch<'_> {
         }
         let mut done = Vec::with_capacity(staged.len());
         let mut result = Ok(());
-        for (temp, path) in &staged {
+        for (temp, path, replace) in &staged {
             if result.is_err() {
                 let _ = fs::remove_file(temp);
                 continue;
             }
             test_hook("before", path);
-            let linked = fs::hard_link(temp, path);
-            let _ = fs::remove_file(temp);
+            let linked = if *replace {
+                fs::rename(temp, path)
+            } else {
+                let linked = fs::hard_link(temp, path);
+                let _ = fs::remove_file(temp);
+                linked
+            };
+            if linked.is_err() {
+                let _ = fs::remove_file(temp);
+            }
             match linked {
                 Ok(()) => {
                     test_hook("after", path);
@@ -79,8 +99,8 @@ impl Batch<'_> {
             }
         }
         if sync {
-            let linked: Vec<(PathBuf, PathBuf)> =
-                done.iter().map(|p| (p.clone(), p.clone())).collect();
+            let linked: Vec<(PathBuf, PathBuf, bool)> =
+                done.iter().map(|p| (p.clone(), p.clone(), false)).collect();
             sync_filesystem(self.island.root(), &linked)?;
         }
         result.map(|()| done)
@@ -89,7 +109,7 @@ impl Batch<'_> {
 
 impl Drop for Batch<'_> {
     fn drop(&mut self) {
-        for (temp, _) in &self.staged {
+        for (temp, _, _) in &self.staged {
             let _ = fs::remove_file(temp);
         }
     }
@@ -97,7 +117,7 @@ impl Drop for Batch<'_> {
 
 /// One `syncfs` of the island's filesystem (Linux); elsewhere each file and folder in `files`
 /// is synced on its own.
-fn sync_filesystem(root: &Path, files: &[(PathBuf, PathBuf)]) -> Result<(), IslandError> {
+fn sync_filesystem(root: &Path, files: &[(PathBuf, PathBuf, bool)]) -> Result<(), IslandError> {
     #[cfg(target_os = "linux")]
     {
         use std::os::fd::AsRawFd;
@@ -111,7 +131,7 @@ fn sync_filesystem(root: &Path, files: &[(PathBuf, PathBuf)]) -> Result<(), Isla
         }
     }
     let mut dirs = HashSet::new();
-    for (file, path) in files {
+    for (file, path, _) in files {
         if let Ok(handle) = fs::File::open(file) {
             let _ = handle.sync_all();
         }

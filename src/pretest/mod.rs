@@ -441,6 +441,8 @@ fn summarise(result: &mut SchemaPretest, tool_order: &[String]) {
 /// latest run and are replaced atomically by the next).
 pub fn persist(island: &Island, result: &SchemaPretest) -> Result<(), IslandError> {
     let schema_dir = layout::schema(&result.namespace, &result.schema);
+    // One group commit for every record and the summary (two filesystem syncs in all).
+    let mut batch = island.batch();
     for record in &result.tests {
         crate::island::names::check_slug("tool name", &record.tool)?;
         let rel = schema_dir
@@ -448,13 +450,14 @@ pub fn persist(island: &Island, result: &SchemaPretest) -> Result<(), IslandErro
             .join(&record.tool)
             .join("tests")
             .join(format!("test-{}.json", record.test));
-        island.replace(
+        batch.stage_replace(
             &rel,
             &pretty(&serde_json::to_value(record).unwrap_or_default()),
         )?;
     }
     let summary = serde_json::to_value(result).unwrap_or_default();
-    island.replace(&schema_dir.join("summary.json"), &pretty(&summary))?;
+    batch.stage_replace(&schema_dir.join("summary.json"), &pretty(&summary))?;
+    batch.commit()?;
     Ok(())
 }
 
