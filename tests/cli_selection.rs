@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use std::fs;
 use std::path::{Path, PathBuf};
 use support::http;
-use support::island::{scripted, tree};
+use support::island::{green_provider, scripted, tree};
 
 const NAMES: [&str; 7] = [
     "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf",
@@ -38,27 +38,6 @@ fn json_of(cmd: &mut Command) -> (Option<i32>, Value) {
         )
     });
     (out.status.code(), value)
-}
-
-/// A green provider `<ns>` on the test server: three tools, three working tests each.
-fn green(root: &Path, ns: &str, base: &str) {
-    let folder = root.join(ns);
-    fs::create_dir_all(&folder).unwrap();
-    let tool = |name: &str| {
-        format!(
-            "{name}: {{ method: 'GET', path: '/ok', description: 'Lists items.', parameters: [], tests: [{{ _description: 'a' }}, {{ _description: 'b' }}, {{ _description: 'c' }}], output: {{ mimeType: 'application/json', schema: {{ type: 'object', properties: {{ items: {{ type: 'array' }} }} }} }} }},\n"
-        )
-    };
-    fs::write(
-        folder.join(format!("{ns}.mjs")),
-        format!(
-            "export const main = {{ namespace: '{ns}', name: 'API {ns}', description: 'A loopback API.', version: '4.0.0', docs: ['{base}/ok'], tags: [], root: '{base}', requiredServerParams: [], headers: {{}}, tools: {{ {}{}{} }} }}\n",
-            tool("listA"),
-            tool("listB"),
-            tool("listC")
-        ),
-    )
-    .unwrap();
 }
 
 /// Runs the provider loop for `ns` with a scripted harness answering 5 everywhere.
@@ -164,7 +143,7 @@ fn seven_namespaces_to_a_selection_grade_a() {
     let island = work.join("island");
     let providers = work.join("providers");
     for ns in NAMES {
-        green(&providers, ns, &server.base);
+        green_provider(&providers, ns, &server.base);
     }
 
     // Import the selection: the members are not there; --member-source imports them.
@@ -440,7 +419,7 @@ fn thresholds_predecessors_and_bad_definitions() {
     let island = work.join("island");
     let providers = work.join("providers");
     for ns in &NAMES[..5] {
-        green(&providers, ns, &server.base);
+        green_provider(&providers, ns, &server.base);
         bin(&island)
             .arg("import")
             .arg(providers.join(ns))

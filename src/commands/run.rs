@@ -299,6 +299,31 @@ pub(super) fn pretty(value: &Value) -> Vec<u8> {
     text.into_bytes()
 }
 
+/// The `emit` / `skip` / `gated` lines of an emit's area resolution.
+pub(super) fn render_resolution(
+    text: &mut String,
+    resolution: &crate::prompts::select::Resolution,
+) {
+    for area in &resolution.emitted {
+        let _ = writeln!(text, "  emit    {}", area.as_str());
+    }
+    for s in &resolution.skipped {
+        let _ = writeln!(
+            text,
+            "  skip    {} ({}){}",
+            s.area.as_str(),
+            s.na_reason,
+            s.note
+                .as_ref()
+                .map(|n| format!(": {n}"))
+                .unwrap_or_default()
+        );
+    }
+    for g in &resolution.gated {
+        let _ = writeln!(text, "  gated   {}: {}", g.area.as_str(), g.reason);
+    }
+}
+
 fn render(
     ns: &str,
     task_id: &str,
@@ -323,24 +348,7 @@ fn render(
             }
         );
     }
-    for area in &resolution.emitted {
-        let _ = writeln!(text, "  emit    {}", area.as_str());
-    }
-    for s in &resolution.skipped {
-        let _ = writeln!(
-            text,
-            "  skip    {} ({}){}",
-            s.area.as_str(),
-            s.na_reason,
-            s.note
-                .as_ref()
-                .map(|n| format!(": {n}"))
-                .unwrap_or_default()
-        );
-    }
-    for g in &resolution.gated {
-        let _ = writeln!(text, "  gated   {}: {}", g.area.as_str(), g.reason);
-    }
+    render_resolution(&mut text, resolution);
     let _ = writeln!(
         text,
         "\nnext: the harness reads {} and writes scores.json; then run `flowmcp-grading run {ns} --consume-scores scores.json`",

@@ -256,24 +256,7 @@ pub fn emit(
             "  imported member namespace {ns} from --member-source"
         );
     }
-    for area in emitted {
-        let _ = writeln!(text, "  emit    {}", area.as_str());
-    }
-    for s in &plan.resolution.skipped {
-        let _ = writeln!(
-            text,
-            "  skip    {} ({}){}",
-            s.area.as_str(),
-            s.na_reason,
-            s.note
-                .as_ref()
-                .map(|n| format!(": {n}"))
-                .unwrap_or_default()
-        );
-    }
-    for g in &plan.resolution.gated {
-        let _ = writeln!(text, "  gated   {}: {}", g.area.as_str(), g.reason);
-    }
+    super::run::render_resolution(&mut text, &plan.resolution);
     for b in &plan.blocked {
         let _ = writeln!(
             text,

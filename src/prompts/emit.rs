@@ -123,7 +123,8 @@ fn file(path: &Path, role: &str) -> InstanceFile {
     }
 }
 
-fn open_questions(area: Area, answered: &[crate::model::EnvelopeAnswer]) -> Vec<String> {
+/// The non-deterministic questions of `area` that the CLI has not answered already.
+pub(crate) fn open_questions(area: Area, answered: &[crate::model::EnvelopeAnswer]) -> Vec<String> {
     catalogue::for_area(area)
         .filter(|q| q.determinism == Determinism::NonDeterministic)
         .filter(|q| !answered.iter().any(|a| a.question_id == q.id))

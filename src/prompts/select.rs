@@ -195,27 +195,40 @@ pub fn resolve_provider(selector: &AreaSelector, facts: Facts) -> Resolution {
             _ => ready.push(area),
         }
     }
-    match &selector.areas {
-        None => resolution.emitted = ready,
-        Some(named) => {
-            resolution.emitted = ready
-                .iter()
-                .copied()
-                .filter(|a| named.contains(a))
-                .collect();
-            for area in named.iter().filter(|a| !ready.contains(a)) {
-                resolution.skipped.retain(|s| s.area != *area);
-                resolution.skipped.push(SkippedArea {
-                    area: *area,
-                    na_reason: NaReason::BlockedByPrecondition,
-                    note: Some(
-                        "named in --phase but not currently emittable (skipped or gated)".into(),
-                    ),
-                });
-            }
-        }
-    }
+    apply_selector(
+        selector,
+        ready,
+        &mut resolution,
+        |_| "named in --phase but not currently emittable (skipped or gated)",
+    );
     resolution
+}
+
+/// Narrows the ready areas to those `--phase` names (emission order stays the flow's order);
+/// each named area that is not ready is reported as skipped with `note_for(area)`.
+pub fn apply_selector(
+    selector: &AreaSelector,
+    ready: Vec<Area>,
+    resolution: &mut Resolution,
+    note_for: impl Fn(Area) -> &'static str,
+) {
+    let Some(named) = &selector.areas else {
+        resolution.emitted = ready;
+        return;
+    };
+    resolution.emitted = ready
+        .iter()
+        .copied()
+        .filter(|a| named.contains(a))
+        .collect();
+    for area in named.iter().filter(|a| !ready.contains(a)) {
+        resolution.skipped.retain(|s| s.area != *area);
+        resolution.skipped.push(SkippedArea {
+            area: *area,
+            na_reason: NaReason::BlockedByPrecondition,
+            note: Some(note_for(*area).into()),
+        });
+    }
 }
 
 #[cfg(test)]

@@ -3,10 +3,10 @@
 //! L2/L3 skills, and the deterministic answers of `about-selection` and `selection-aggregate`.
 
 use super::build::{Instance, InstanceFile};
-use super::catalogue;
-use super::select::{AreaSelector, GatedArea, Resolution, SkippedArea};
+use super::emit::open_questions;
+use super::select::{AreaSelector, GatedArea, Resolution, SkippedArea, apply_selector};
 use crate::index::selection_view::{Band, SelectionView};
-use crate::model::{Area, Determinism, EnvelopeAnswer, NaReason, Score};
+use crate::model::{Area, EnvelopeAnswer, NaReason, Score};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -51,14 +51,6 @@ fn answer(id: &str, score: Score, reasoning: String, evidence: Value) -> Envelop
         evidence: Some(evidence),
         na_reason: None,
     }
-}
-
-fn open_questions(area: Area, answered: &[EnvelopeAnswer]) -> Vec<String> {
-    catalogue::for_area(area)
-        .filter(|q| q.determinism == Determinism::NonDeterministic)
-        .filter(|q| !answered.iter().any(|a| a.question_id == q.id))
-        .map(|q| q.id.clone())
-        .collect()
 }
 
 /// Whether a skill node of the live index carries a grade.
@@ -250,29 +242,15 @@ pub fn plan(
     }
 
     let ready: Vec<Area> = instances.iter().map(|(a, _)| *a).collect();
-    match &selector.areas {
-        None => resolution.emitted = ready,
-        Some(named) => {
-            resolution.emitted = ready
-                .iter()
-                .copied()
-                .filter(|a| named.contains(a))
-                .collect();
-            for area in named.iter().filter(|a| !ready.contains(a)) {
-                resolution.skipped.retain(|s| s.area != *area);
-                let note = if SELECTION_AREAS.contains(area) {
-                    "named in --phase but not currently emittable (skipped or gated)"
-                } else {
-                    "a provider area; a selection is graded with selection areas only"
-                };
-                resolution.skipped.push(SkippedArea {
-                    area: *area,
-                    na_reason: NaReason::BlockedByPrecondition,
-                    note: Some(note.into()),
-                });
-            }
-            blocked.retain(|b| named.contains(&b.area));
+    apply_selector(selector, ready, &mut resolution, |area| {
+        if SELECTION_AREAS.contains(&area) {
+            "named in --phase but not currently emittable (skipped or gated)"
+        } else {
+            "a provider area; a selection is graded with selection areas only"
         }
+    });
+    if let Some(named) = &selector.areas {
+        blocked.retain(|b| named.contains(&b.area));
     }
     instances.retain(|(a, _)| resolution.emitted.contains(a));
     SelectionPlan {
