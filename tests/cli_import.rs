@@ -639,3 +639,48 @@ fn a_selection_definition_is_checked_and_snapshotted() {
     assert!(json["errors"].as_array().unwrap().len() >= 5, "{json}");
     assert_eq!(tree(&island), before);
 }
+
+/// Several folders in one call: read in parallel, written in order; a refusal stops the rest.
+#[test]
+fn several_folders_in_one_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let island = dir.path().join("island");
+    let out = bin()
+        .arg("--grading-data")
+        .arg(&island)
+        .args(["--json", "import"])
+        .arg(providers().join("tinyapi"))
+        .arg(providers().join("manyschemas"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let namespaces: Vec<&str> = json["imports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["namespace"].as_str().unwrap())
+        .collect();
+    assert_eq!(namespaces, ["tinyapi", "manyschemas"]);
+    let out = bin()
+        .arg("--grading-data")
+        .arg(dir.path().join("island2"))
+        .arg("import")
+        .arg(providers().join("tinyapi"))
+        .arg(dir.path().join("missing"))
+        .arg(providers().join("manyschemas"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("IMP-001") && stderr.contains("1 of 3 paths imported"),
+        "{stderr}"
+    );
+    assert!(dir.path().join("island2/providers/tinyapi").is_dir());
+    assert!(!dir.path().join("island2/providers/manyschemas").exists());
+}

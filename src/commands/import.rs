@@ -15,10 +15,12 @@ pub fn run(args: &ImportArgs, global: &GlobalArgs) -> Result<Outcome, CommandErr
     }
     // Several paths: one after the other; the first refusal stops the rest (the ones before it
     // are imported, and say so).
+    // Provider folders are read on every core first (reading only); writing stays in order.
+    let mut scans = prescan(&args.paths, args.allow_partial);
     let mut text = String::new();
     let mut results = Vec::new();
-    for path in &args.paths {
-        match import_one(path, args, global) {
+    for (i, path) in args.paths.iter().enumerate() {
+        match import_one_scanned(path, args, global, scans[i].take()) {
             Ok(outcome) => {
                 text.push_str(&outcome.text);
                 results.push(outcome.json);
@@ -46,10 +48,51 @@ pub fn run(args: &ImportArgs, global: &GlobalArgs) -> Result<Outcome, CommandErr
     })
 }
 
+type Scanned = Result<ProviderScan, crate::intake::IntakeError>;
+
+/// Scans the provider folders among `paths` on all cores; `None` for selection files.
+fn prescan(paths: &[std::path::PathBuf], allow_partial: bool) -> Vec<Option<Scanned>> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(paths.len().max(1));
+    let mut out: Vec<Option<Scanned>> = paths.iter().map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                scope.spawn(move || {
+                    paths
+                        .iter()
+                        .enumerate()
+                        .skip(w)
+                        .step_by(workers)
+                        .filter(|(_, p)| !is_selection_path(p))
+                        .map(|(i, p)| (i, scan_provider(p, allow_partial)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for handle in handles {
+            for (i, scanned) in handle.join().unwrap_or_default() {
+                out[i] = Some(scanned);
+            }
+        }
+    });
+    out
+}
+
 fn import_one(
     path: &Path,
     args: &ImportArgs,
     global: &GlobalArgs,
+) -> Result<Outcome, CommandError> {
+    import_one_scanned(path, args, global, None)
+}
+
+fn import_one_scanned(
+    path: &Path,
+    args: &ImportArgs,
+    global: &GlobalArgs,
+    scanned: Option<Scanned>,
 ) -> Result<Outcome, CommandError> {
     if is_selection_path(path) {
         return import_selection(path, args.member_source.as_deref(), global);
@@ -65,7 +108,10 @@ fn import_one(
         }
         .into());
     }
-    let scan = scan_provider(path, args.allow_partial)?;
+    let scan = match scanned {
+        Some(scanned) => scanned?,
+        None => scan_provider(path, args.allow_partial)?,
+    };
     let island = Island::open(&root)?;
     let applied = apply(&island, &scan, chrono::Utc::now())?;
     Ok(Outcome {
