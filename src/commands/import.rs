@@ -15,28 +15,31 @@ pub fn run(args: &ImportArgs, global: &GlobalArgs) -> Result<Outcome, CommandErr
     }
     // Several paths: one after the other; the first refusal stops the rest (the ones before it
     // are imported, and say so).
-    // Provider folders are read on every core first (reading only); writing stays in order.
-    let mut scans = prescan(&args.paths, args.allow_partial);
+    // Provider folders are read on every core first (reading only), a window at a time so that
+    // memory stays bounded; writing stays in order.
     let mut text = String::new();
     let mut results = Vec::new();
-    for (i, path) in args.paths.iter().enumerate() {
-        match import_one_scanned(path, args, global, scans[i].take()) {
-            Ok(outcome) => {
-                text.push_str(&outcome.text);
-                results.push(outcome.json);
-            }
-            Err(err) => {
-                if !results.is_empty() {
-                    let _ = writeln!(
-                        text,
-                        "stopped at {}: {} of {} paths imported before it",
-                        path.display(),
-                        results.len(),
-                        args.paths.len()
-                    );
-                    eprint!("{text}");
+    for window in args.paths.chunks(PRESCAN_WINDOW) {
+        let mut scans = prescan(window, args.allow_partial);
+        for (i, path) in window.iter().enumerate() {
+            match import_one_scanned(path, args, global, scans[i].take()) {
+                Ok(outcome) => {
+                    text.push_str(&outcome.text);
+                    results.push(outcome.json);
                 }
-                return Err(err);
+                Err(err) => {
+                    if !results.is_empty() {
+                        let _ = writeln!(
+                            text,
+                            "stopped at {}: {} of {} paths imported before it",
+                            path.display(),
+                            results.len(),
+                            args.paths.len()
+                        );
+                        eprint!("{text}");
+                    }
+                    return Err(err);
+                }
             }
         }
     }
@@ -49,6 +52,9 @@ pub fn run(args: &ImportArgs, global: &GlobalArgs) -> Result<Outcome, CommandErr
 }
 
 type Scanned = Result<ProviderScan, crate::intake::IntakeError>;
+
+/// How many folders are read ahead of writing.
+const PRESCAN_WINDOW: usize = 32;
 
 /// Scans the provider folders among `paths` on all cores; `None` for selection files.
 fn prescan(paths: &[std::path::PathBuf], allow_partial: bool) -> Vec<Option<Scanned>> {
