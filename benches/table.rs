@@ -146,7 +146,8 @@ fn read_and_hash(work: &Path, rows: &mut Vec<Row>) {
                     scope.spawn(move || {
                         for file in files.iter().skip(w).step_by(workers) {
                             let module = flowmcp_grading::source::read_module(file).unwrap();
-                            let _ = flowmcp_grading::hash::schema_hash(module.schema_main().unwrap());
+                            let _ =
+                                flowmcp_grading::hash::schema_hash(module.schema_main().unwrap());
                         }
                     });
                 }
