@@ -4,6 +4,8 @@
 
 mod support;
 
+use support::island::check_handoff;
+
 use assert_cmd::Command;
 use flowmcp_grading::hash::task_id;
 use flowmcp_grading::model::Area;
@@ -43,44 +45,6 @@ fn emit(island: &Path, ns: &str, extra: &[&str]) -> (i32, Value, String) {
         serde_json::from_slice(&out.stdout).unwrap_or(Value::Null),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-fn check_handoff(prompts: &Value) {
-    let validator = flowmcp_grading::schemas::prompts();
-    let errors: Vec<String> = validator
-        .iter_errors(prompts)
-        .map(|e| format!("{}: {e}", e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "prompts.json is not valid: {errors:#?}");
-    for area in prompts["areas"].as_array().unwrap() {
-        for instance in area["instances"].as_array().unwrap() {
-            for file in instance["files"].as_array().unwrap() {
-                let path = file["path"].as_str().unwrap();
-                assert!(Path::new(path).is_file(), "{path} listed but missing");
-            }
-            for answer in instance["deterministicAnswers"].as_array().unwrap() {
-                let errors = flowmcp_grading::schemas::scores().iter_errors(&serde_json::json!({
-                    "taskId": "x--00000000", "llmModel": "m",
-                    "areas": [{"area": area["area"], "results": [{"instanceId": "i", "answers": [answer]}]}]
-                })).count();
-                assert_eq!(
-                    errors, 0,
-                    "deterministic answer has the scores.json answer shape: {answer}"
-                );
-            }
-        }
-    }
-    let emitted: Vec<Area> = prompts["areas"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["area"].as_str().unwrap().parse().unwrap())
-        .collect();
-    let ns = prompts["namespace"].as_str().unwrap();
-    assert_eq!(
-        prompts["taskId"],
-        task_id::generate(ns, &emitted).unwrap().as_str()
-    );
 }
 
 #[test]

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use std::fs;
 use std::path::{Path, PathBuf};
 use support::http;
-use support::island::{green_provider, scripted, tree};
+use support::island::{check_handoff, green_provider, scripted, tree};
 
 const NAMES: [&str; 7] = [
     "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf",
@@ -73,19 +73,7 @@ fn selection_round(island: &Path, work: &Path, sel: &str, phase: Option<&str>) -
     let (code, emitted) = json_of(&mut emit);
     assert_eq!(code, Some(0), "{emitted}");
     let prompts = support::read(&island.join(format!("selections/{sel}/prompts.json")));
-    let errors: Vec<String> = flowmcp_grading::schemas::prompts()
-        .iter_errors(&prompts)
-        .map(|e| format!("{}: {e}", e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "prompts.json is not valid: {errors:#?}");
-    for area in prompts["areas"].as_array().unwrap() {
-        for instance in area["instances"].as_array().unwrap() {
-            for file in instance["files"].as_array().unwrap() {
-                let path = file["path"].as_str().unwrap();
-                assert!(Path::new(path).is_file(), "{path} listed but missing");
-            }
-        }
-    }
+    check_handoff(&prompts);
     let scores = work.join(format!("{sel}-scores.json"));
     fs::write(&scores, scripted(&prompts, 5.0).to_string()).unwrap();
     let (code, consumed) = json_of(

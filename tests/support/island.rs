@@ -88,3 +88,45 @@ pub fn green_provider(root: &Path, ns: &str, base: &str) -> PathBuf {
     .unwrap();
     folder
 }
+
+/// A handoff is valid against the prompts schema, lists only files that exist, and its CLI
+/// answers have the scores.json answer shape.
+pub fn check_handoff(prompts: &Value) {
+    let validator = flowmcp_grading::schemas::prompts();
+    let errors: Vec<String> = validator
+        .iter_errors(prompts)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "prompts.json is not valid: {errors:#?}");
+    for area in prompts["areas"].as_array().unwrap() {
+        for instance in area["instances"].as_array().unwrap() {
+            for file in instance["files"].as_array().unwrap() {
+                let path = file["path"].as_str().unwrap();
+                assert!(Path::new(path).is_file(), "{path} listed but missing");
+            }
+            for answer in instance["deterministicAnswers"].as_array().unwrap() {
+                let errors = flowmcp_grading::schemas::scores().iter_errors(&serde_json::json!({
+                    "taskId": "x--00000000", "llmModel": "m",
+                    "areas": [{"area": area["area"], "results": [{"instanceId": "i", "answers": [answer]}]}]
+                })).count();
+                assert_eq!(
+                    errors, 0,
+                    "deterministic answer has the scores.json answer shape: {answer}"
+                );
+            }
+        }
+    }
+    let emitted: Vec<flowmcp_grading::model::Area> = prompts["areas"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["area"].as_str().unwrap().parse().unwrap())
+        .collect();
+    let ns = prompts["target"].as_str().unwrap();
+    assert_eq!(
+        prompts["taskId"],
+        flowmcp_grading::hash::task_id::generate(ns, &emitted)
+            .unwrap()
+            .as_str()
+    );
+}
