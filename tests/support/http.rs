@@ -58,10 +58,9 @@ pub fn start(ip: &str) -> TestServer {
 
 /// A port on 127.0.0.1 where nothing listens.
 pub fn refused_base() -> String {
-    let listener = TcpListener::bind(("127.0.0.1", 0)).unwrap();
-    let addr = listener.local_addr().unwrap();
-    drop(listener);
-    format!("http://{addr}")
+    // Port 1 (tcpmux) is privileged and unused here, so nothing a test starts can take it; a
+    // port freed by binding and dropping could be handed to another test's server meanwhile.
+    "http://127.0.0.1:1".to_owned()
 }
 
 fn handle(
