@@ -10,6 +10,9 @@ mod corpus;
 #[path = "../tests/support/http.rs"]
 #[allow(dead_code)]
 mod http;
+#[path = "../tests/support/island.rs"]
+#[allow(dead_code)]
+mod island;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -222,6 +225,27 @@ fn read_and_hash(work: &Path, rows: &mut Vec<Row>) {
     }
 }
 
+fn import_row(
+    stage: &str,
+    namespaces: usize,
+    modules: usize,
+    (time, peak): (Duration, f64),
+) -> Row {
+    Row {
+        stage: stage.into(),
+        size: format!("{namespaces} ns / {modules} modules"),
+        median: time,
+        per_item: format!("{:.2} ms/namespace", ms(time) / namespaces as f64),
+        peak_mb: peak,
+        target: if namespaces == 300 {
+            "< 1500 ms".into()
+        } else {
+            String::new()
+        },
+        peer: String::new(),
+    }
+}
+
 fn import(bin: &Path, work: &Path, rows: &mut Vec<Row>) {
     for namespaces in [75, 150, 300] {
         let dir = work.join(format!("import-{namespaces}"));
@@ -238,39 +262,23 @@ fn import(bin: &Path, work: &Path, rows: &mut Vec<Row>) {
             }
             runs.push((started.elapsed(), peak));
         }
-        let (time, peak) = median(runs);
-        rows.push(Row {
-            stage: "import, 1 process per namespace".into(),
-            size: format!("{namespaces} ns / {modules} modules"),
-            median: time,
-            per_item: format!("{:.2} ms/namespace", ms(time) / namespaces as f64),
-            peak_mb: peak,
-            target: if namespaces == 300 {
-                "< 1500 ms".into()
-            } else {
-                String::new()
-            },
-            peer: String::new(),
-        });
+        rows.push(import_row(
+            "import, 1 process per namespace",
+            namespaces,
+            modules,
+            median(runs),
+        ));
         let mut runs = Vec::new();
         for run in 0..3 {
             let island = dir.join(format!("island-batch-{run}"));
             runs.push(timed(grading(bin, &island).arg("import").args(&folders)));
         }
-        let (time, peak) = median(runs);
-        rows.push(Row {
-            stage: "import, all folders in one call".into(),
-            size: format!("{namespaces} ns / {modules} modules"),
-            median: time,
-            per_item: format!("{:.2} ms/namespace", ms(time) / namespaces as f64),
-            peak_mb: peak,
-            target: if namespaces == 300 {
-                "< 1500 ms".into()
-            } else {
-                String::new()
-            },
-            peer: String::new(),
-        });
+        rows.push(import_row(
+            "import, all folders in one call",
+            namespaces,
+            modules,
+            median(runs),
+        ));
     }
 }
 
@@ -324,46 +332,6 @@ fn emit(bin: &Path, work: &Path, rows: &mut Vec<Row>) {
     }
 }
 
-fn scripted(prompts: &serde_json::Value) -> serde_json::Value {
-    let catalogue: std::collections::HashMap<String, bool> =
-        flowmcp_grading::prompts::catalogue::all()
-            .iter()
-            .map(|q| {
-                (
-                    q.id.clone(),
-                    q.score_type == flowmcp_grading::prompts::catalogue::ScoreType::Boolean,
-                )
-            })
-            .collect();
-    let areas: Vec<serde_json::Value> = prompts["areas"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|area| {
-            let results: Vec<serde_json::Value> = area["instances"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|i| {
-                    let answers: Vec<serde_json::Value> = i["questionIds"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|q| {
-                            let id = q.as_str().unwrap();
-                            let score = if catalogue[id] { serde_json::json!("pass") } else { serde_json::json!(4) };
-                            serde_json::json!({"questionId": id, "score": score, "reasoning": "bench"})
-                        })
-                        .collect();
-                    serde_json::json!({"instanceId": i["instanceId"], "answers": answers})
-                })
-                .collect();
-            serde_json::json!({"area": area["area"], "results": results})
-        })
-        .collect();
-    serde_json::json!({"taskId": prompts["taskId"], "llmModel": "bench", "areas": areas})
-}
-
 fn consume_and_state(bin: &Path, work: &Path, rows: &mut Vec<Row>) {
     for tools in [250usize, 500, 1000] {
         let dir = work.join(format!("consume-{tools}"));
@@ -391,7 +359,7 @@ fn consume_and_state(bin: &Path, work: &Path, rows: &mut Vec<Row>) {
         )
         .unwrap();
         let scores = dir.join("scores.json");
-        std::fs::write(&scores, scripted(&prompts).to_string()).unwrap();
+        std::fs::write(&scores, island::scripted(&prompts, 4.0).to_string()).unwrap();
         let mut runs = Vec::new();
         let rounds = 20_000 / tools; // re-gradings until about 20,000 entries
         for _ in 0..rounds {

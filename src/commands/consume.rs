@@ -20,8 +20,8 @@ use std::path::Path;
 pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome, CommandError> {
     let (root, _) = resolve_root(global.grading_data.as_deref())?;
     let island = Island::open_existing(&root)?;
-    let (ns, selection) = match island.resolve_target(&args.target.target)? {
-        Target::Provider(ns) => (ns, None),
+    let (ns, selection, view) = match island.resolve_target(&args.target.target)? {
+        Target::Provider(ns) => (ns, None, None),
         Target::Selection(sel) => {
             let view = super::selection_run::require_selection(&island, &sel)?;
             let info = SelectionInfo {
@@ -31,7 +31,7 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
                 }),
                 definition_hash: view.hash().to_owned(),
             };
-            (sel, Some(info))
+            (sel, Some(info), Some(view))
         }
     };
     let base_rel = match &selection {
@@ -145,10 +145,9 @@ pub fn run(args: &RunArgs, global: &GlobalArgs, scores: &Path) -> Result<Outcome
         written.push(stage_entry(&mut batch, &base_rel, entry, now)?);
     }
     batch.commit()?;
-    let (index, index_path) = match &selection {
-        Some(_) => {
-            let index =
-                crate::index::selection::selection_index(&island, &ns, now)?.unwrap_or_default();
+    let (index, index_path) = match &view {
+        Some(view) => {
+            let index = crate::index::selection::index_of(&island, view, now)?;
             let path = crate::index::selection::write_selection_index(&island, &ns, &index)?;
             (index, path)
         }

@@ -125,8 +125,7 @@ fn export_selection(
     sel: &str,
 ) -> Result<Outcome, CommandError> {
     let view = super::selection_run::require_selection(island, sel)?;
-    let index = crate::index::selection::selection_index(island, sel, chrono::Utc::now())?
-        .unwrap_or_default();
+    let index = crate::index::selection::index_of(island, &view, chrono::Utc::now())?;
     let mut files = vec![(
         PathBuf::from("selection.json"),
         view.definition_file.path.clone(),

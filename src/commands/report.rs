@@ -77,11 +77,10 @@ pub fn run(args: &ReportArgs, global: &GlobalArgs) -> Result<Outcome, CommandErr
             }
         }
         Target::Selection(sel) => {
-            super::selection_run::require_selection(&island, &sel)?;
+            let view = super::selection_run::require_selection(&island, &sel)?;
             ReportInput {
                 kind: "selection",
-                index: crate::index::selection::selection_index(&island, &sel, now)?
-                    .unwrap_or_default(),
+                index: crate::index::selection::index_of(&island, &view, now)?,
                 base: island.root().join(layout::selection(&sel)),
                 pretests: Vec::new(),
                 id: sel,

@@ -11,7 +11,7 @@ use super::{CommandError, Outcome};
 use crate::cli::{GlobalArgs, RunArgs};
 use crate::hash::task_id;
 use crate::index::gate;
-use crate::index::selection::{freeze, lock_hash, selection_index, write_selection_index};
+use crate::index::selection::{freeze, index_of, lock_hash, write_selection_index};
 use crate::index::selection_view::{Band, SelectionView, load_selection};
 use crate::island::{Island, layout};
 use crate::model::{Area, BasePersona};
@@ -112,7 +112,7 @@ pub fn emit(
 
     let _lock = island.lock()?;
     let now = chrono::Utc::now();
-    let mut index = selection_index(&island, sel, now)?.expect("the definition was loaded");
+    let mut index = index_of(&island, &view, now)?;
     let previous_lock = index.get("lockSnapshot").cloned();
     let lock = freeze(&index, now);
     index["lockSnapshot"] = lock.clone();

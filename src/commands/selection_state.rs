@@ -5,7 +5,7 @@
 use super::selection_run::require_selection;
 use super::{CommandError, Outcome};
 use crate::index::gate;
-use crate::index::selection::{freeze, lock_hash, members_not_imported, selection_index};
+use crate::index::selection::{freeze, index_of, lock_hash, members_not_imported};
 use crate::index::selection_view::Band;
 use crate::island::{Island, layout};
 use serde_json::{Value, json};
@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 pub fn run(island: &Island, sel: &str) -> Result<Outcome, CommandError> {
     let view = require_selection(island, sel)?;
     let now = chrono::Utc::now();
-    let index = selection_index(island, sel, now)?.unwrap_or_default();
+    let index = index_of(island, &view, now)?;
     let base = island.root().join(layout::selection(sel));
     let state: Option<Value> = std::fs::read_to_string(base.join("state.json"))
         .ok()

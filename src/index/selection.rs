@@ -115,10 +115,20 @@ pub fn selection_index(
     let Some(view) = load_selection(island, sel)? else {
         return Ok(None);
     };
+    index_of(island, &view, now).map(Some)
+}
+
+/// The selection index of an already loaded selection (the rollup reads the entries anew).
+pub fn index_of(
+    island: &Island,
+    view: &SelectionView,
+    now: DateTime<Utc>,
+) -> Result<Value, IslandError> {
+    let sel = view.id.as_str();
     let base = island.root().join(layout::selection(sel));
     let gradings = |rel: PathBuf| base.join(rel).join(layout::GRADINGS);
     let mut blockers = Vec::new();
-    let members = manifest(island, &view, now, &mut blockers)?;
+    let members = manifest(island, view, now, &mut blockers)?;
     let stable = members.values().filter(|m| m["status"] == "stable").count();
     let band = view.band();
     let mut statuses: Vec<NodeStatus> = members.values().map(status_of).collect();
@@ -263,7 +273,7 @@ pub fn selection_index(
     if let Some(lock) = previous.get("lockSnapshot") {
         index["lockSnapshot"] = lock.clone();
     }
-    Ok(Some(index))
+    Ok(index)
 }
 
 /// Freezes the lockSnapshot from the live manifest of `index` (spec-digest §8.2): the
